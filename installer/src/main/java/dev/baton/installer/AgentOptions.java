@@ -1,0 +1,46 @@
+package dev.baton.installer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The options {@code install} and {@code uninstall} share: which agents, at which scope, in which project. */
+public final class AgentOptions {
+
+    @Option(names = "--claude", description = "Claude Code (with neither --claude nor --copilot: both).")
+    boolean claude;
+
+    @Option(names = "--copilot", description = "GitHub Copilot CLI (with neither --claude nor --copilot: both).")
+    boolean copilot;
+
+    @Option(names = "--scope", paramLabel = "user|project|local", defaultValue = "user",
+            converter = ScopeConverter.class,
+            description = "user: your own config files; project: the project's shared files;"
+                    + " local: the project's private files. Default: ${DEFAULT-VALUE}.")
+    Scope scope;
+
+    @Option(names = "--project", paramLabel = "DIR",
+            description = "Project directory for project and local scope. Default: the current directory.")
+    Path project;
+
+    /** The validated target; bad input becomes a usage error naming the option. */
+    Target toTarget(CommandSpec spec) {
+        Set<Agent> agents = EnumSet.noneOf(Agent.class);
+        if (claude) {
+            agents.add(Agent.CLAUDE);
+        }
+        if (copilot) {
+            agents.add(Agent.COPILOT);
+        }
+        Path directory = project != null ? project : Path.of(System.getProperty("user.dir"));
+        if (!Files.isDirectory(directory)) {
+            throw new ParameterException(spec.commandLine(), "--project " + directory + " is not a directory"
+                    + (Files.exists(directory) ? "" : " (it does not exist)") + "; give the project's root directory.");
+        }
+        return new Target(agents, scope, directory);
+    }
+}

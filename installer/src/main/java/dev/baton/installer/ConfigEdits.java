@@ -1,0 +1,54 @@
+package dev.baton.installer;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** Applies planned configuration edits in order and reports each file's outcome, or only describes them in a dry run. */
+final class ConfigEdits {
+
+    private ConfigEdits() {
+    }
+
+    static void apply(List<PlannedEdit> edits, boolean dryRun, PrintWriter out) throws IOException, InstallerException {
+        for (PlannedEdit edit : edits) {
+            if (dryRun) {
+                out.println(new FileStep(edit.intendedVerb(), edit.file().path(), edit.isNoOp() ? "" : edit.summary()));
+                continue;
+            }
+            boolean hadBackup = edit.file().hasBackup();
+            JsonConfigFile.Outcome outcome = edit.apply();
+            String note = outcome == JsonConfigFile.Outcome.UNCHANGED ? "" : edit.summary();
+            if (!hadBackup && edit.file().hasBackup()) {
+                note += "; original saved as " + edit.file().backup().getFileName();
+            }
+            if (outcome == JsonConfigFile.Outcome.RESTORED) {
+                note += "; original bytes restored from " + edit.file().backup().getFileName();
+            }
+            out.println(new FileStep(outcome.verb, edit.file().path(), note));
+        }
+    }
+
+    /** Runs a tree edit, turning a wrongly shaped value into a refusal that names the file. */
+    static List<String> guardShape(JsonConfigFile file, Supplier<List<String>> edit) throws InstallerException {
+        try {
+            return edit.get();
+        } catch (ConfigShapeException e) {
+            throw new InstallerException("Refusing to edit " + file.path() + ": " + e.getMessage()
+                    + ". Fix that value by hand, then run the command again; nothing was changed.");
+        }
+    }
+
+    static InstallerException writeFailure(IOException e) {
+        String subject = e instanceof java.nio.file.FileSystemException fse && fse.getFile() != null
+                ? Path.of(fse.getFile()).toString()
+                : "a file";
+        String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+                ? fse.getReason()
+                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return new InstallerException("Cannot write " + subject + " (" + reason + "). Check its permissions and"
+                + " run the command again; files already reported above were written.", e);
+    }
+}

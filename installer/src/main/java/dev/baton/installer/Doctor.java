@@ -1,0 +1,146 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** {@code baton doctor}: checks every piece an agent needs to reach Baton and says how to fix what is wrong. */
+public final class Doctor {
+
+    /** How a check came out; SKIPPED is for agents this machine does not use and counts as fine. */
+    public enum Status {
+        OK("✔"), PROBLEM("✘"), SKIPPED("–");
+
+        final String symbol;
+
+        Status(String symbol) {
+            this.symbol = symbol;
+        }
+    }
+
+    /** One line of the report, with the fix to apply when it is a problem. */
+    public record Check(Status status, String subject, String detail, String fix) {
+        static Check ok(String subject, String detail) {
+            return new Check(Status.OK, subject, detail, "");
+        }
+
+        static Check problem(String subject, String detail, String fix) {
+            return new Check(Status.PROBLEM, subject, detail, fix);
+        }
+    }
+
+    private final InstallLayout layout;
+    private final Path project;
+    private final HealthProbe probe;
+
+    public Doctor(InstallLayout layout, Path project, Duration httpTimeout) {
+        this.layout = layout;
+        this.project = project.toAbsolutePath().normalize();
+        this.probe = new HealthProbe(httpTimeout);
+    }
+
+    public List<Check> run() {
+        List<Check> checks = new ArrayList<>();
+        checks.add(batonHome());
+        checks.add(token());
+        checks.add(sidecar());
+        checks.add(executable("hook script", layout.hookScript()));
+        checks.add(executable("launcher", layout.launcher()));
+        checks.add(layout.binDirOnPath()
+                ? Check.ok("PATH", layout.binDir() + " is on PATH")
+                : Check.problem("PATH", layout.binDir() + " is not on PATH",
+                        "add to your shell profile: export PATH=\"" + layout.binDir() + ":$PATH\""));
+        new AgentChecks(layout, project).addTo(checks);
+        return checks;
+    }
+
+    /** Prints one line per check (and a fix line under each problem); returns 0 when all is well, else 1. */
+    public static int report(List<Check> checks, PrintWriter out) {
+        long problems = checks.stream().filter(check -> check.status() == Status.PROBLEM).count();
+        for (Check check : checks) {
+            out.printf("%s %-16s %s%n", check.status().symbol, check.subject(), check.detail());
+            if (check.status() == Status.PROBLEM) {
+                out.println("    fix: " + check.fix());
+            }
+        }
+        out.println(problems == 0 ? "All checks passed." : problems + (problems == 1 ? " problem" : " problems") + " found.");
+        out.flush();
+        return problems == 0 ? 0 : 1;
+    }
+
+    private Check batonHome() {
+        Path home = layout.batonHome();
+        if (!Files.isDirectory(home)) {
+            return Check.problem("BATON_HOME", home + " does not exist",
+                    "run `baton install` or start the sidecar once with `baton serve`; both create it");
+        }
+        try {
+            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(home);
+            String shown = PosixFilePermissions.toString(mode);
+            if (mode.contains(PosixFilePermission.GROUP_WRITE) || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
+                return Check.problem("BATON_HOME", home + " is writable by others (" + shown + ")",
+                        "chmod 700 " + home);
+            }
+            return Check.ok("BATON_HOME", home + " (" + shown + ")");
+        } catch (IOException e) {
+            return Check.problem("BATON_HOME", "cannot read the permissions of " + home + ": " + e.getMessage(),
+                    "check that " + home + " belongs to you");
+        }
+    }
+
+    private Check token() {
+        TokenFile tokenFile = new TokenFile(layout.batonHome());
+        try {
+            Optional<String> token = tokenFile.read();
+            if (token.isEmpty() || token.get().isEmpty()) {
+                return Check.problem("token", tokenFile.path() + (token.isEmpty() ? " does not exist" : " is empty"),
+                        "run `baton install` or start the sidecar once; both create it");
+            }
+            return Check.ok("token", tokenFile.path() + " is readable");
+        } catch (IOException e) {
+            return Check.problem("token", "cannot read " + tokenFile.path() + ": " + e.getMessage(),
+                    "chmod 600 " + tokenFile.path() + " (it must belong to you)");
+        }
+    }
+
+    private Check sidecar() {
+        String fix = "start it with `baton serve` (hooks also start it on demand); if it does not stay up, read "
+                + layout.batonHome().resolve("sidecar.log");
+        Optional<SidecarEndpoint> endpoint;
+        try {
+            endpoint = SidecarEndpoint.fromFile(layout.endpointFile());
+        } catch (InstallerException e) {
+            return Check.problem("sidecar", e.getMessage(), fix);
+        }
+        if (endpoint.isEmpty()) {
+            return Check.problem("sidecar", "not running (no " + layout.endpointFile() + ")", fix);
+        }
+        HealthProbe.Result result = probe.probe(endpoint.get());
+        return result.healthy() ? Check.ok("sidecar", result.description()) : Check.problem("sidecar", result.description(), fix);
+    }
+
+    private static Check executable(String subject, Path path) {
+        if (!Files.exists(path)) {
+            return Check.problem(subject, path + " is missing", "run `baton install`");
+        }
+        if (!Files.isExecutable(path)) {
+            return Check.problem(subject, path + " is not executable", "chmod 755 " + path);
+        }
+        return Check.ok(subject, path.toString());
+    }
+
+    /** True when the node is an MCP entry pointing at the given URL with a usable bearer header. */
+    static boolean isCurrent(JsonNode entry, String url, String expectedHeader) {
+        return url.equals(entry.path("url").asText())
+                && expectedHeader.equals(entry.path("headers").path("Authorization").asText());
+    }
+}

@@ -1,0 +1,23 @@
+package dev.baton.installer;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/** The hook script the agents run, shipped as a classpath resource by the hook-scripts module; opaque bytes here. */
+public record HookScript(byte[] content) {
+
+    public static final String RESOURCE = "dev/baton/hook/baton-hook";
+
+    /** The script packaged with this build. */
+    public static HookScript packaged() throws InstallerException {
+        try (InputStream in = HookScript.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new InstallerException("This build of Baton lacks its hook script (classpath resource "
+                        + RESOURCE + "). Rebuild it with the hook-scripts module, e.g. mvn -B package.");
+            }
+            return new HookScript(in.readAllBytes());
+        } catch (IOException e) {
+            throw new InstallerException("Cannot read the packaged hook script " + RESOURCE + ": " + e.getMessage(), e);
+        }
+    }
+}

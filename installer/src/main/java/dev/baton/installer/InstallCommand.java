@@ -1,0 +1,67 @@
+package dev.baton.installer;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code baton install}: wires Baton's hooks and MCP server into Claude Code and Copilot CLI. */
+@Command(name = "install",
+        description = "Install Baton's hook script and launcher, and add its hooks and MCP server to the agents' config.")
+public final class InstallCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    AgentOptions agents;
+
+    @Option(names = "--dry-run", description = "Print what would change and write nothing.")
+    boolean dryRun;
+
+    @Option(names = "--no-mcp", description = "Do not register Baton's MCP server.")
+    boolean noMcp;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+    boolean help;
+
+    private final Map<String, String> environment;
+    private final HookScript scriptOverride; // null: the script packaged with this build
+    private final ProgramSource program;
+
+    public InstallCommand() {
+        this(System.getenv());
+    }
+
+    /** @param environment the variables paths are derived from (see {@link InstallLayout}) */
+    public InstallCommand(Map<String, String> environment) {
+        this(environment, null, ProgramSource.ofRunningCode());
+    }
+
+    InstallCommand(Map<String, String> environment, HookScript scriptOverride, ProgramSource program) {
+        this.environment = Map.copyOf(environment);
+        this.scriptOverride = scriptOverride;
+        this.program = program;
+    }
+
+    @Override
+    public Integer call() {
+        Target target = agents.toTarget(spec);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            HookScript script = scriptOverride != null ? scriptOverride : HookScript.packaged();
+            Installer installer = new Installer(InstallLayout.fromEnvironment(environment), script, program, out, err);
+            return installer.install(target, dryRun, !noMcp);
+        } catch (InstallerException | UncheckedIOException e) {
+            err.println("baton install: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.baton.installer;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every path Baton installs to or reads from, derived from one environment map so tests can point
+ * the whole installation at a temporary home.
+ *
+ * <p>Variables read: {@code HOME}, {@code XDG_DATA_HOME}, {@code XDG_STATE_HOME}, {@code BATON_HOME},
+ * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code JAVA_HOME}, {@code PATH}.
+ */
+public record InstallLayout(
+        Path home,
+        Path dataDir,
+        Path binDir,
+        Path batonHome,
+        Path claudeDir,
+        Path claudeJson,
+        Path copilotDir,
+        List<Path> searchPath,
+        Optional<Path> javaHome,
+        Optional<String> portOverride) {
+
+    public static InstallLayout fromEnvironment(Map<String, String> env) {
+        Path home = Path.of(value(env, "HOME").orElse(System.getProperty("user.home"))).toAbsolutePath();
+        Path dataHome = value(env, "XDG_DATA_HOME").map(Path::of).orElse(home.resolve(".local/share"));
+        Path stateHome = value(env, "XDG_STATE_HOME").map(Path::of).orElse(home.resolve(".local/state"));
+        Path batonHome = value(env, "BATON_HOME").map(Path::of).orElse(stateHome.resolve("baton"));
+        // Claude Code keeps settings.json and .claude.json together when CLAUDE_CONFIG_DIR is set.
+        Optional<Path> claudeConfigDir = value(env, "CLAUDE_CONFIG_DIR").map(Path::of);
+        Path claudeDir = claudeConfigDir.orElse(home.resolve(".claude"));
+        Path claudeJson = claudeConfigDir.map(dir -> dir.resolve(".claude.json")).orElse(home.resolve(".claude.json"));
+        Path copilotDir = value(env, "COPILOT_HOME").map(Path::of).orElse(home.resolve(".copilot"));
+        List<Path> searchPath = value(env, "PATH")
+                .map(path -> Arrays.stream(path.split(File.pathSeparator))
+                        .filter(entry -> !entry.isBlank())
+                        .map(Path::of)
+                        .toList())
+                .orElse(List.of());
+        return new InstallLayout(
+                home,
+                dataHome.resolve("baton"),
+                home.resolve(".local/bin"),
+                batonHome,
+                claudeDir,
+                claudeJson,
+                copilotDir,
+                searchPath,
+                value(env, "JAVA_HOME").map(Path::of),
+                value(env, "BATON_PORT"));
+    }
+
+    private static Optional<String> value(Map<String, String> env, String name) {
+        return Optional.ofNullable(env.get(name)).filter(text -> !text.isBlank());
+    }
+
+    public Path hookScript() {
+        return dataDir.resolve("hooks/baton-hook");
+    }
+
+    public Path installedJar() {
+        return dataDir.resolve("lib/baton.jar");
+    }
+
+    public Path launcher() {
+        return binDir.resolve("baton");
+    }
+
+    public Path hookLink() {
+        return binDir.resolve("baton-hook");
+    }
+
+    public Path endpointFile() {
+        return batonHome.resolve("endpoint");
+    }
+
+    public Path tokenFile() {
+        return batonHome.resolve("token");
+    }
+
+    public boolean binDirOnPath() {
+        return searchPath.stream().anyMatch(entry -> entry.toAbsolutePath().normalize().equals(binDir.normalize()));
+    }
+}

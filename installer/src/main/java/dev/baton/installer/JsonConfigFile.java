@@ -1,0 +1,194 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * One JSON configuration file of an agent. Reads refuse anything but a JSON object; writes are atomic,
+ * keep the file's permissions, skip files whose content would not change, and save the pristine
+ * original once as {@code <file>.baton-backup}.
+ */
+final class JsonConfigFile {
+
+    static final String BACKUP_SUFFIX = ".baton-backup";
+
+    private static final Set<PosixFilePermission> SHARED_MODE = PosixFilePermissions.fromString("rw-r--r--");
+    private static final Set<PosixFilePermission> SECRET_MODE = PosixFilePermissions.fromString("rw-------");
+
+    private final Path path;
+    private final Set<PosixFilePermission> newFileMode;
+    private final boolean keepsBackup;
+
+    private JsonConfigFile(Path path, Set<PosixFilePermission> newFileMode, boolean keepsBackup) {
+        this.path = path;
+        this.newFileMode = newFileMode;
+        this.keepsBackup = keepsBackup;
+    }
+
+    /** A file the user or agent owns, readable by others when Baton has to create it. */
+    static JsonConfigFile shared(Path path) {
+        return new JsonConfigFile(path, SHARED_MODE, true);
+    }
+
+    /** A file the user owns that holds (or will hold) the sidecar's token: created owner-only. */
+    static JsonConfigFile secret(Path path) {
+        return new JsonConfigFile(path, SECRET_MODE, true);
+    }
+
+    /** A file only Baton writes, so there is no original worth keeping. */
+    static JsonConfigFile owned(Path path) {
+        return new JsonConfigFile(path, SHARED_MODE, false);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    Path backup() {
+        return path.resolveSibling(path.getFileName() + BACKUP_SUFFIX);
+    }
+
+    boolean hasBackup() {
+        return keepsBackup && Files.exists(backup());
+    }
+
+    /** The current content; a missing file reads as an empty object. */
+    Snapshot read() throws InstallerException {
+        if (!Files.exists(path)) {
+            return new Snapshot(JsonText.MAPPER.createObjectNode(), null);
+        }
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new InstallerException("Cannot read " + path + ": " + e.getMessage(), e);
+        }
+        try {
+            return new Snapshot(JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8)), bytes);
+        } catch (JsonText.InvalidJson e) {
+            throw new InstallerException("Refusing to edit " + path + ": it is not a valid JSON object ("
+                    + e.getMessage() + "). Fix or move the file, then run the command again; nothing was changed.");
+        }
+    }
+
+    /** The current bytes without judging them, for a file that is about to be deleted anyway. */
+    Snapshot readUnparsed() throws InstallerException {
+        try {
+            byte[] bytes = Files.exists(path) ? Files.readAllBytes(path) : null;
+            return new Snapshot(JsonText.MAPPER.createObjectNode(), bytes);
+        } catch (IOException e) {
+            throw new InstallerException("Cannot read " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes {@code after} unless it equals what {@code before} holds. When {@code after} is exactly the
+     * backed-up original, the original bytes come back verbatim and the backup is retired.
+     */
+    Outcome write(Snapshot before, ObjectNode after) throws IOException, InstallerException {
+        if (before.exists() && before.tree().equals(after)) {
+            return Outcome.UNCHANGED;
+        }
+        // Edit the target of a symlinked dotfile rather than replacing the link with a plain file.
+        Path target = before.exists() ? path.toRealPath() : path;
+        byte[] original = keepsBackup ? readBackupMatching(after) : null;
+        byte[] content = original != null ? original : JsonText.render(after).getBytes(StandardCharsets.UTF_8);
+        if (original == null && keepsBackup && before.exists() && !Files.exists(backup())) {
+            Files.copy(target, backup(), StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        ensureUnchangedSince(before, target);
+        Set<PosixFilePermission> mode = before.exists() ? Files.getPosixFilePermissions(target) : newFileMode;
+        replaceAtomically(target, content, mode);
+        if (original != null) {
+            Files.delete(backup());
+            return Outcome.RESTORED;
+        }
+        return before.exists() ? Outcome.UPDATED : Outcome.CREATED;
+    }
+
+    /** Deletes the file; its backup, if any, goes with it since nothing is left to restore into. */
+    Outcome delete(Snapshot before) throws IOException, InstallerException {
+        if (!before.exists()) {
+            return Outcome.UNCHANGED;
+        }
+        ensureUnchangedSince(before, path);
+        Files.deleteIfExists(path);
+        return Outcome.DELETED;
+    }
+
+    private byte[] readBackupMatching(ObjectNode after) throws IOException {
+        if (!Files.exists(backup())) {
+            return null;
+        }
+        byte[] bytes = Files.readAllBytes(backup());
+        try {
+            return JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8)).equals(after) ? bytes : null;
+        } catch (JsonText.InvalidJson e) {
+            return null;
+        }
+    }
+
+    // Agents rewrite their own files (Claude Code updates ~/.claude.json while it runs); never overwrite a
+    // change made between our read and our write.
+    private void ensureUnchangedSince(Snapshot before, Path target) throws IOException, InstallerException {
+        byte[] now;
+        try {
+            now = Files.readAllBytes(target);
+        } catch (NoSuchFileException e) {
+            now = null;
+        }
+        if (!Arrays.equals(now, before.bytes())) {
+            throw new InstallerException(path + " changed while Baton was editing it; nothing was written to it."
+                    + " Run the command again.");
+        }
+    }
+
+    private static void replaceAtomically(Path target, byte[] content, Set<PosixFilePermission> mode)
+            throws IOException {
+        Files.createDirectories(target.getParent());
+        Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+        try {
+            Files.write(temp, content);
+            Files.setPosixFilePermissions(temp, mode);
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+    }
+
+    /** A file's content at the time it was read; {@code bytes} is null when the file did not exist. */
+    record Snapshot(ObjectNode tree, byte[] bytes) {
+        boolean exists() {
+            return bytes != null;
+        }
+
+        ObjectNode editableCopy() {
+            return tree.deepCopy();
+        }
+    }
+
+    /** What a write or delete did to the file. */
+    enum Outcome {
+        CREATED("created"),
+        UPDATED("updated"),
+        RESTORED("restored"),
+        DELETED("deleted"),
+        UNCHANGED("unchanged");
+
+        final String verb;
+
+        Outcome(String verb) {
+            this.verb = verb;
+        }
+    }
+}

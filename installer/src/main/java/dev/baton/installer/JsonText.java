@@ -1,0 +1,126 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Reads JSON strictly and writes it the way the agents themselves do ({@code JSON.stringify(value, null, 2)}
+ * plus a final newline), so the parts of a file Baton does not touch keep their exact text.
+ */
+final class JsonText {
+
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+            // Keep decimals such as 1.50 as written instead of turning them into doubles.
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private static final String INDENT = "  ";
+
+    private JsonText() {
+    }
+
+    /** Parses a whole document that must be a JSON object; the exception message is the parser's, made readable. */
+    static ObjectNode parseObject(String text) throws InvalidJson {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidJson(describe(e));
+        }
+        if (node == null || node.isMissingNode()) {
+            throw new InvalidJson("the file is empty, expected a JSON object");
+        }
+        if (!node.isObject()) {
+            throw new InvalidJson("expected a JSON object but found " + kind(node));
+        }
+        return (ObjectNode) node;
+    }
+
+    static String render(JsonNode node) {
+        StringBuilder out = new StringBuilder();
+        write(node, 0, out);
+        return out.append('\n').toString();
+    }
+
+    static String kind(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case OBJECT, POJO -> "an object";
+            case STRING, BINARY -> "a string";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case NULL -> "null";
+            case MISSING -> "nothing";
+        };
+    }
+
+    private static void write(JsonNode node, int depth, StringBuilder out) {
+        if (node.isObject()) {
+            writeObject(node, depth, out);
+        } else if (node.isArray()) {
+            writeArray(node, depth, out);
+        } else if (node.isTextual()) {
+            out.append('"').append(JsonStringEncoder.getInstance().quoteAsString(node.textValue())).append('"');
+        } else {
+            out.append(node.toString());
+        }
+    }
+
+    private static void writeObject(JsonNode node, int depth, StringBuilder out) {
+        if (node.isEmpty()) {
+            out.append("{}");
+            return;
+        }
+        out.append("{\n");
+        Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            out.append(INDENT.repeat(depth + 1))
+                    .append('"').append(JsonStringEncoder.getInstance().quoteAsString(field.getKey())).append("\": ");
+            write(field.getValue(), depth + 1, out);
+            out.append(fields.hasNext() ? ",\n" : "\n");
+        }
+        out.append(INDENT.repeat(depth)).append('}');
+    }
+
+    private static void writeArray(JsonNode node, int depth, StringBuilder out) {
+        if (node.isEmpty()) {
+            out.append("[]");
+            return;
+        }
+        out.append("[\n");
+        for (int i = 0; i < node.size(); i++) {
+            out.append(INDENT.repeat(depth + 1));
+            write(node.get(i), depth + 1, out);
+            out.append(i < node.size() - 1 ? ",\n" : "\n");
+        }
+        out.append(INDENT.repeat(depth)).append(']');
+    }
+
+    private static String describe(JsonProcessingException e) {
+        String message = e.getOriginalMessage().lines().findFirst().orElse("invalid JSON");
+        if (e.getLocation() != null && e.getLocation().getLineNr() > 0) {
+            return message + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+        }
+        return message;
+    }
+
+    /** The text is not a JSON object; the message says why and where. */
+    static final class InvalidJson extends Exception {
+        InvalidJson(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Baton's MCP server entry, {@code mcpServers.baton}, in the agents' MCP configuration files. Files that are
+ * likely committed get a {@code ${BATON_TOKEN}} reference (Claude Code expands it) instead of the secret.
+ */
+final class McpRegistration {
+
+    static final String SERVER = "baton";
+    static final String TOKEN_REFERENCE = "${BATON_TOKEN}";
+
+    /**
+     * Where one entry goes: a file, the keys leading from its root to the object that holds
+     * {@code mcpServers}, and whether the file is private enough to hold the token itself.
+     */
+    record Placement(Agent agent, JsonConfigFile file, List<String> path, boolean holdsSecret) {
+
+        String describe() {
+            List<String> keys = new ArrayList<>(path);
+            keys.add("mcpServers");
+            keys.add(SERVER);
+            return String.join(".", keys);
+        }
+    }
+
+    private McpRegistration() {
+    }
+
+    static List<Placement> placements(InstallLayout layout, Target target) {
+        List<Placement> placements = new ArrayList<>();
+        if (target.includes(Agent.CLAUDE)) {
+            placements.add(claude(layout, target));
+        }
+        if (target.includes(Agent.COPILOT)) {
+            placements.add(new Placement(Agent.COPILOT,
+                    JsonConfigFile.secret(layout.copilotDir().resolve("mcp-config.json")), List.of(), true));
+        }
+        return placements;
+    }
+
+    static Placement claude(InstallLayout layout, Target target) {
+        return switch (target.scope()) {
+            case USER -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()), List.of(), true);
+            case PROJECT -> new Placement(Agent.CLAUDE,
+                    JsonConfigFile.shared(target.project().resolve(".mcp.json")), List.of(), false);
+            // Claude Code keeps local-scope servers in ~/.claude.json under the project's absolute path.
+            case LOCAL -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()),
+                    List.of("projects", target.project().toString()), true);
+        };
+    }
+
+    static ObjectNode entry(Placement placement, SidecarEndpoint endpoint, String token) {
+        ObjectNode entry = JsonText.MAPPER.createObjectNode();
+        entry.put("type", "http");
+        entry.put("url", endpoint.mcpUrl());
+        entry.putObject("headers").put("Authorization", "Bearer " + (placement.holdsSecret() ? token : TOKEN_REFERENCE));
+        if (placement.agent() == Agent.COPILOT) {
+            entry.putArray("tools").add("*");
+        }
+        return entry;
+    }
+
+    /** Sets the entry, keeping its position when one is already there; returns what changed. */
+    static List<String> add(ObjectNode root, Placement placement, ObjectNode entry) {
+        ObjectNode holder = root;
+        String key = "";
+        for (String step : placement.path()) {
+            key = key.isEmpty() ? step : key + "." + step;
+            holder = JsonTrees.objectAt(holder, step, key);
+        }
+        ObjectNode servers = JsonTrees.objectAt(holder, "mcpServers", key.isEmpty() ? "mcpServers" : key + ".mcpServers");
+        JsonNode existing = servers.get(SERVER);
+        if (entry.equals(existing)) {
+            return List.of();
+        }
+        servers.set(SERVER, entry);
+        return List.of((existing == null ? "+ " : "~ ") + "MCP server " + SERVER);
+    }
+
+    /** Removes the entry and any object on its path that this left empty; returns what changed. */
+    static List<String> remove(ObjectNode root, Placement placement) {
+        List<ObjectNode> chain = new ArrayList<>();
+        chain.add(root);
+        List<String> keys = new ArrayList<>(placement.path());
+        keys.add("mcpServers");
+        for (String step : keys) {
+            JsonNode next = chain.get(chain.size() - 1).get(step);
+            if (next == null || !next.isObject()) {
+                return List.of();
+            }
+            chain.add((ObjectNode) next);
+        }
+        if (chain.get(chain.size() - 1).remove(SERVER) == null) {
+            return List.of();
+        }
+        for (int i = chain.size() - 1; i > 0 && chain.get(i).isEmpty(); i--) {
+            chain.get(i - 1).remove(keys.get(i - 1));
+        }
+        return List.of("- MCP server " + SERVER);
+    }
+
+    static Optional<JsonNode> find(ObjectNode root, Placement placement) {
+        JsonNode node = root;
+        for (String step : placement.path()) {
+            node = node.path(step);
+        }
+        JsonNode entry = node.path("mcpServers").get(SERVER);
+        return Optional.ofNullable(entry);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A change to one configuration file, computed before anything is written so that one unreadable file
+ * stops the whole command with every file untouched.
+ *
+ * @param after   the new content, or null when the file is to be deleted
+ * @param changes one short line per entry added ({@code +}), replaced ({@code ~}) or removed ({@code -})
+ */
+record PlannedEdit(JsonConfigFile file, JsonConfigFile.Snapshot before, ObjectNode after, List<String> changes) {
+
+    static PlannedEdit deletion(JsonConfigFile file, JsonConfigFile.Snapshot before, List<String> changes) {
+        return new PlannedEdit(file, before, null, changes);
+    }
+
+    boolean isNoOp() {
+        return after == null ? !before.exists() : before.exists() && before.tree().equals(after);
+    }
+
+    JsonConfigFile.Outcome apply() throws IOException, InstallerException {
+        return after == null ? file.delete(before) : file.write(before, after);
+    }
+
+    /** The verb a dry run reports for this edit. */
+    String intendedVerb() {
+        if (isNoOp()) {
+            return "unchanged";
+        }
+        if (after == null) {
+            return "would be deleted";
+        }
+        return before.exists() ? "would be updated" : "would be created";
+    }
+
+    String summary() {
+        return String.join(", ", changes);
+    }
+}

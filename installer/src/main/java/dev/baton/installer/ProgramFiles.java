@@ -1,0 +1,159 @@
+package dev.baton.installer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The files Baton runs from: the hook script, the program jar, the {@code baton} launcher and the
+ * {@code baton-hook} link in {@code ~/.local/bin}. Files whose content is already right are not rewritten.
+ */
+final class ProgramFiles {
+
+    /** Marks a launcher as Baton's, so an unrelated {@code baton} program is never overwritten or deleted. */
+    static final String LAUNCHER_MARK = "# Baton launcher";
+
+    private static final Set<PosixFilePermission> EXECUTABLE = PosixFilePermissions.fromString("rwxr-xr-x");
+
+    private final InstallLayout layout;
+
+    ProgramFiles(InstallLayout layout) {
+        this.layout = layout;
+    }
+
+    List<FileStep> install(HookScript script, ProgramSource program, boolean dryRun) throws IOException {
+        List<FileStep> steps = new ArrayList<>();
+        steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
+        Path runs = program.location();
+        if (program.isJar()) {
+            steps.add(copyJar(program.location(), dryRun));
+            runs = layout.installedJar();
+        } else {
+            steps.add(new FileStep("skipped", layout.installedJar(),
+                    "not running from a jar; the launcher runs the classes in " + program.location()));
+        }
+        Path launcher = layout.launcher();
+        if (Files.exists(launcher) && !isBatonsLauncher(launcher)) {
+            steps.add(new FileStep("skipped", launcher, "a different program already has this name; left it alone"));
+        } else {
+            String text = launcherText(layout, program, runs);
+            steps.add(writeExecutable(launcher, text.getBytes(StandardCharsets.UTF_8), "launcher", dryRun));
+        }
+        steps.add(linkHookScript(script, dryRun));
+        return steps;
+    }
+
+    List<FileStep> purge(boolean dryRun) throws IOException {
+        List<FileStep> steps = new ArrayList<>();
+        String verb = dryRun ? "would delete" : "deleted";
+        Path link = layout.hookLink();
+        boolean linkIsOurs = Files.isSymbolicLink(link)
+                ? Files.readSymbolicLink(link).equals(layout.hookScript())
+                : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
+                        && Files.mismatch(link, layout.hookScript()) == -1;
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.installedJar()));
+        if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
+            ours.add(layout.launcher());
+        }
+        if (linkIsOurs) {
+            ours.add(link);
+        }
+        for (Path path : ours) {
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                if (!dryRun) {
+                    Files.delete(path);
+                }
+                steps.add(new FileStep(verb, path, ""));
+            }
+        }
+        return steps;
+    }
+
+    static String launcherText(InstallLayout layout, ProgramSource program, Path runs) {
+        String java = layout.javaHome().map(home -> doubleQuoted(home.resolve("bin/java").toString())).orElse("java");
+        String target = program.isJar()
+                ? "-jar " + doubleQuoted(runs.toString())
+                : "-cp " + doubleQuoted(program.classPath()) + " " + ProgramSource.MAIN_CLASS;
+        return "#!/usr/bin/env bash\n"
+                + LAUNCHER_MARK + ", written by `baton install`; `baton uninstall --purge` removes it.\n"
+                + "exec " + java + " ${BATON_JAVA_OPTS} " + target + " \"$@\"\n";
+    }
+
+    private FileStep writeExecutable(Path path, byte[] content, String what, boolean dryRun) throws IOException {
+        boolean exists = Files.isRegularFile(path);
+        boolean sameContent = exists && Arrays.equals(Files.readAllBytes(path), content);
+        boolean executable = exists && Files.getPosixFilePermissions(path).containsAll(EXECUTABLE);
+        if (sameContent && executable) {
+            return new FileStep("unchanged", path, what);
+        }
+        String verb = exists ? "updated" : "created";
+        if (dryRun) {
+            return new FileStep("would be " + verb, path, what);
+        }
+        if (!sameContent) {
+            Files.createDirectories(path.getParent());
+            Path temp = Files.createTempFile(path.getParent(), "." + path.getFileName() + ".", ".tmp");
+            Files.write(temp, content);
+            Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.setPosixFilePermissions(path, EXECUTABLE);
+        return new FileStep(verb, path, what);
+    }
+
+    private FileStep copyJar(Path source, boolean dryRun) throws IOException {
+        Path target = layout.installedJar();
+        boolean exists = Files.exists(target);
+        if (exists && (Files.isSameFile(source, target) || Files.mismatch(source, target) == -1)) {
+            return new FileStep("unchanged", target, "program");
+        }
+        String verb = exists ? "updated" : "created";
+        if (dryRun) {
+            return new FileStep("would be " + verb, target, "program, copied from " + source);
+        }
+        Files.createDirectories(target.getParent());
+        Path temp = Files.createTempFile(target.getParent(), ".baton.jar.", ".tmp");
+        Files.copy(source, temp, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return new FileStep(verb, target, "program, copied from " + source);
+    }
+
+    private FileStep linkHookScript(HookScript script, boolean dryRun) throws IOException {
+        Path link = layout.hookLink();
+        Path target = layout.hookScript();
+        if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
+            return new FileStep("unchanged", link, "link to the hook script");
+        }
+        if (Files.exists(link) && !Files.isSymbolicLink(link)) {
+            boolean copyOfOurs = Arrays.equals(Files.readAllBytes(link), script.content());
+            return copyOfOurs
+                    ? new FileStep("unchanged", link, "copy of the hook script")
+                    : new FileStep("skipped", link, "a different file already has this name; left it alone");
+        }
+        if (dryRun) {
+            return new FileStep("would be created", link, "link to the hook script");
+        }
+        Files.createDirectories(link.getParent());
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, target);
+        return new FileStep("created", link, "link to the hook script");
+    }
+
+    private static boolean isBatonsLauncher(Path launcher) throws IOException {
+        return Files.isRegularFile(launcher)
+                && new String(Files.readAllBytes(launcher), StandardCharsets.UTF_8).contains(LAUNCHER_MARK);
+    }
+
+    /** Quotes for bash double quotes, where $, `, " and \ keep a special meaning. */
+    private static String doubleQuoted(String text) {
+        return "\"" + text.replaceAll("([\"$`\\\\])", "\\\\$1") + "\"";
+    }
+}

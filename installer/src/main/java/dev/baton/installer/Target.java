@@ -1,0 +1,25 @@
+package dev.baton.installer;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/** What an install or uninstall acts on: which agents, at which scope, for which project directory. */
+public record Target(Set<Agent> agents, Scope scope, Path project) {
+
+    public Target {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(project, "project");
+        agents = agents.isEmpty() ? EnumSet.allOf(Agent.class) : EnumSet.copyOf(agents);
+        project = project.toAbsolutePath().normalize();
+    }
+
+    public boolean includes(Agent agent) {
+        return agents.contains(agent);
+    }
+
+    String describeAgents() {
+        return String.join(" and ", agents.stream().map(Agent::displayName).toList());
+    }
+}

@@ -1,0 +1,57 @@
+package dev.baton.installer;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code baton uninstall}: removes what {@code baton install} added to the agents' config. */
+@Command(name = "uninstall",
+        description = "Remove Baton's hooks and MCP server from the agents' config, restoring untouched files byte for byte.")
+public final class UninstallCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    AgentOptions agents;
+
+    @Option(names = "--purge", description = "Also delete the hook script, the program jar and the launchers.")
+    boolean purge;
+
+    @Option(names = "--dry-run", description = "Print what would change and write nothing.")
+    boolean dryRun;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+    boolean help;
+
+    private final Map<String, String> environment;
+
+    public UninstallCommand() {
+        this(System.getenv());
+    }
+
+    /** @param environment the variables paths are derived from (see {@link InstallLayout}) */
+    public UninstallCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    @Override
+    public Integer call() {
+        Target target = agents.toTarget(spec);
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            return new Uninstaller(InstallLayout.fromEnvironment(environment), spec.commandLine().getOut())
+                    .uninstall(target, purge, dryRun);
+        } catch (InstallerException | UncheckedIOException e) {
+            err.println("baton uninstall: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.baton.installer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/** A user's machine inside a temporary directory: a home, one project, a Baton jar, and what the commands print. */
+final class TestMachine {
+
+    static final HookScript SCRIPT = new HookScript(
+            "#!/usr/bin/env bash\n# stand-in for the packaged hook script\nexit 0\n".getBytes(StandardCharsets.UTF_8));
+
+    final Path root;
+    final Path home;
+    final Path project;
+    final Path jar;
+    final Map<String, String> env = new HashMap<>();
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    TestMachine(Path root) throws IOException {
+        this.root = root;
+        this.home = Files.createDirectories(root.resolve("home/dev"));
+        this.project = Files.createDirectories(root.resolve("work/shop"));
+        this.jar = root.resolve("dist/baton-0.1.0.jar");
+        Files.createDirectories(jar.getParent());
+        Files.write(jar, "PK\u0003\u0004 stand-in jar".getBytes(StandardCharsets.UTF_8));
+        env.put("HOME", home.toString());
+        env.put("PATH", home.resolve(".local/bin") + ":/usr/local/bin:/usr/bin:/bin");
+    }
+
+    InstallLayout layout() {
+        return InstallLayout.fromEnvironment(env);
+    }
+
+    Installer installer() {
+        return new Installer(layout(), SCRIPT, new ProgramSource(jar, jar.toString()),
+                new PrintWriter(out, true), new PrintWriter(err, true));
+    }
+
+    Uninstaller uninstaller() {
+        return new Uninstaller(layout(), new PrintWriter(out, true));
+    }
+
+    int install(Scope scope, Agent... agents) throws InstallerException {
+        return installer().install(target(scope, agents), false, true);
+    }
+
+    int uninstall(Scope scope, Agent... agents) throws InstallerException {
+        return uninstaller().uninstall(target(scope, agents), false, false);
+    }
+
+    Target target(Scope scope, Agent... agents) {
+        return new Target(agents.length == 0 ? java.util.Set.of() : java.util.EnumSet.of(agents[0], agents), scope, project);
+    }
+
+    String out() {
+        return out.toString();
+    }
+
+    String err() {
+        return err.toString();
+    }
+
+    Path userSettings() {
+        return home.resolve(".claude/settings.json");
+    }
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = TestMachine.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("missing test resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static Path write(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    static String read(Path file) throws IOException {
+        return Files.readString(file, StandardCharsets.UTF_8);
+    }
+
+    /** Every regular file under the root with its content, to prove that nothing was written. */
+    Map<Path, String> allFiles() throws IOException {
+        Map<Path, String> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path path : walk.filter(Files::isRegularFile).toList()) {
+                files.put(root.relativize(path), Files.readString(path, StandardCharsets.ISO_8859_1)
+                        + "@" + Files.getLastModifiedTime(path).toMillis());
+            }
+        }
+        return files;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.baton.cli;
+
+import dev.baton.BatonVersion;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code baton} command: the sidecar, its client verbs and the installer, in one executable. */
+@Command(name = "baton", mixinStandardHelpOptions = true, versionProvider = BatonCommand.Version.class,
+        description = "File locks and coordination for several AI coding agents editing one repository.",
+        subcommands = {
+                ServeCommand.class,
+                StatusCommand.class,
+                LockCommands.Locks.class,
+                LockCommands.Check.class,
+                LockCommands.Acquire.class,
+                LockCommands.Release.class,
+                LockCommands.CleanupStale.class,
+                LockCommands.History.class,
+                ExclusiveCommand.class,
+        })
+public final class BatonCommand implements Runnable {
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine line = new CommandLine(new BatonCommand());
+        line.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CliException cli) {
+                commandLine.getErr().println("baton: " + cli.getMessage());
+                return 2;
+            }
+            commandLine.getErr().println("baton: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            return 3;
+        });
+        return line;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"baton " + BatonVersion.VERSION};
+        }
+    }
+}

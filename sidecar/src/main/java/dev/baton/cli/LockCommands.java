@@ -1,0 +1,218 @@
+package dev.baton.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** The file-lock verbs of the CLI: acquire, release, check, locks, cleanup-stale, history. */
+final class LockCommands {
+
+    private LockCommands() {
+    }
+
+    static String cwd() {
+        return System.getProperty("user.dir");
+    }
+
+    static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    @Command(name = "acquire", description = "Lock files for this session (exit 1 if any stays held by another).")
+    static final class Acquire extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(arity = "1..*", paramLabel = "FILE") List<String> files;
+        @Option(names = "--wait", paramLabel = "SECONDS", description = "Wait up to SECONDS for a held file (0 = try once).")
+        int waitSeconds;
+        @Option(names = "--session", description = "Act for this session id instead of the caller's.") String session;
+
+        @Override
+        public Integer call() {
+            if (waitSeconds < 0) {
+                throw new CliException("--wait must be zero or more seconds");
+            }
+            SidecarClient client = client();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("session_id", CallerSession.resolve(client, session));
+            body.put("files", files);
+            body.put("wait_seconds", waitSeconds);
+            body.put("cwd", cwd());
+            JsonNode reply = client.post("/v1/locks/acquire", body, Duration.ofSeconds(waitSeconds + 30L));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                Output.json(out, reply);
+            } else {
+                for (JsonNode result : reply.path("results")) {
+                    String file = result.path("file").asText();
+                    if (result.path("acquired").asBoolean()) {
+                        out.println((result.path("reentrant").asBoolean() ? "already held: " : "acquired: ") + Output.relative(file));
+                    } else if (result.hasNonNull("holder")) {
+                        out.println("held: " + Output.held(file, result.path("holder")));
+                    } else {
+                        out.println("not taken: " + Output.relative(file));
+                    }
+                }
+            }
+            return reply.path("all_acquired").asBoolean() ? 0 : 1;
+        }
+    }
+
+    @Command(name = "release", description = "Release files this session holds (releasing what you do not hold is fine).")
+    static final class Release extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(arity = "0..*", paramLabel = "FILE") List<String> files;
+        @Option(names = "--all", description = "Release everything this session holds.") boolean all;
+        @Option(names = "--session", description = "Act for this session id instead of the caller's.") String session;
+
+        @Override
+        public Integer call() {
+            boolean hasFiles = files != null && !files.isEmpty();
+            if (all == hasFiles) {
+                throw new CliException(all ? "give either FILE… or --all, not both" : "name the files to release, or --all");
+            }
+            SidecarClient client = client();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("session_id", CallerSession.resolve(client, session));
+            if (all) {
+                body.put("all", true);
+            } else {
+                body.put("files", files);
+                body.put("cwd", cwd());
+            }
+            JsonNode reply = client.post("/v1/locks/release", body, Duration.ofSeconds(10));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                Output.json(out, reply);
+            } else {
+                reply.path("released").forEach(f -> out.println("released: " + Output.relative(f.asText())));
+                reply.path("not_held").forEach(f -> out.println("was not held by this session: " + Output.relative(f.asText())));
+                if (reply.path("released").isEmpty() && reply.path("not_held").isEmpty()) {
+                    out.println("this session held nothing");
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "check", description = "Show who holds FILE (exit 1 if another session holds it).")
+    static final class Check extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "FILE") String file;
+        @Option(names = "--session", description = "Treat this session id as the caller.") String session;
+
+        @Override
+        public Integer call() {
+            SidecarClient client = client();
+            JsonNode reply = client.get("/v1/locks/check?file=" + encode(file) + "&cwd=" + encode(cwd()));
+            PrintWriter out = spec.commandLine().getOut();
+            String canonical = reply.path("file").asText();
+            boolean held = reply.path("held").asBoolean();
+            String holderId = reply.path("lock").path("holder").path("session").asText(null);
+            String me = held ? CallerSession.identify(client, session) : null;
+            boolean mine = held && holderId != null && holderId.equals(me);
+            if (json) {
+                Output.json(out, reply);
+            } else if (!held) {
+                out.println(Output.relative(canonical) + " is free");
+            } else if (mine) {
+                out.println(Output.relative(canonical) + " is held by this session");
+            } else {
+                out.println(Output.held(canonical, reply.path("lock").path("holder")));
+            }
+            return held && !mine ? 1 : 0;
+        }
+    }
+
+    @Command(name = "locks", description = "List held locks.")
+    static final class Locks extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--session", description = "Only this session's locks.") String session;
+
+        @Override
+        public Integer call() {
+            JsonNode reply = client().get("/v1/locks" + (session == null ? "" : "?session_id=" + encode(session)));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                Output.json(out, reply);
+                return 0;
+            }
+            if (reply.path("locks").isEmpty()) {
+                out.println("no locks held");
+            }
+            for (JsonNode lock : reply.path("locks")) {
+                JsonNode holder = lock.path("holder");
+                out.printf("%s  %s %s (pid %s, %s) since %s%s%n", Output.relative(lock.path("file").asText()),
+                        holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
+                        holder.path("alive").asText(), lock.path("since").asText(),
+                        lock.path("edit_in_flight").asBoolean() ? " [editing]" : "");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "cleanup-stale", description = "Free the locks of holders whose process exited or whose heartbeat expired.")
+    static final class CleanupStale extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            JsonNode reply = client().post("/v1/cleanup-stale", Map.of(), Duration.ofSeconds(30));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                Output.json(out, reply);
+                return 0;
+            }
+            if (reply.path("freed").isEmpty() && reply.path("named_locks").isEmpty()) {
+                out.println("nothing stale");
+            }
+            for (JsonNode freed : reply.path("freed")) {
+                out.printf("session %s (%s): freed %d file(s)%n", freed.path("session").asText(),
+                        freed.path("reason").asText(), freed.path("files").size());
+                freed.path("files").forEach(f -> out.println("  " + Output.relative(f.asText())));
+            }
+            reply.path("named_locks").forEach(name -> out.println("named lock " + name.asText() + " (holder-exited)"));
+            return 0;
+        }
+    }
+
+    @Command(name = "history", description = "The audit trail of one file: who took it, released it, was denied it.")
+    static final class History extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "FILE") String file;
+        @Option(names = "--limit", defaultValue = "50") int limit;
+
+        @Override
+        public Integer call() {
+            if (limit < 1 || limit > 10_000) {
+                throw new CliException("--limit must be between 1 and 10000");
+            }
+            JsonNode reply = client().get("/v1/history?file=" + encode(file) + "&cwd=" + encode(cwd()) + "&limit=" + limit);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                Output.json(out, reply);
+                return 0;
+            }
+            if (reply.path("entries").isEmpty()) {
+                out.println("no history for " + Output.relative(reply.path("file").asText()));
+            }
+            for (JsonNode entry : reply.path("entries")) {
+                out.printf("%s  %-8s %s%s%s%n", entry.path("at").asText(), entry.path("action").asText(),
+                        entry.path("session_id").asText("-"),
+                        entry.hasNonNull("reason") ? " (" + entry.path("reason").asText() + ")" : "",
+                        entry.hasNonNull("actor") ? " by " + entry.path("actor").asText() : "");
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.baton.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.http.Json;
+import dev.baton.lock.HeldMessage;
+import dev.baton.lock.Holder;
+import java.io.PrintWriter;
+import java.time.Instant;
+
+/** Turns sidecar replies into the CLI's two faces: sentences for people, JSON for scripts. */
+final class Output {
+
+    private Output() {
+    }
+
+    static void json(PrintWriter out, JsonNode node) {
+        try {
+            out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
+        } catch (JsonProcessingException e) {
+            throw new CliException("cannot print the reply: " + e.getMessage());
+        }
+    }
+
+    static String held(String file, JsonNode holder) {
+        try {
+            return HeldMessage.of(relative(file), Json.mapper().treeToValue(holder, Holder.class), Instant.now());
+        } catch (JsonProcessingException e) {
+            return file + " is held by session " + holder.path("session").asText("?");
+        }
+    }
+
+    /** Files are shown relative to the current directory when they are inside it. */
+    static String relative(String file) {
+        String cwd = System.getProperty("user.dir");
+        return file.startsWith(cwd + "/") ? file.substring(cwd.length() + 1) : file;
+    }
+}

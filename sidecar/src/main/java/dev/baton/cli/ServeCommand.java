@@ -1,0 +1,61 @@
+package dev.baton.cli;
+
+import dev.baton.home.BatonHome;
+import dev.baton.server.Sidecar;
+import dev.baton.server.SidecarAdapters;
+import dev.baton.server.SidecarOptions;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code baton serve}: runs the sidecar in the foreground until it is stopped (SIGTERM, Ctrl-C). */
+@Command(name = "serve", description = "Run the sidecar in the foreground.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Option(names = "--port", description = "Port on 127.0.0.1 (default: $BATON_PORT or 7433; 0 = any free port).")
+    Integer port;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        BatonHome home = BatonHome.fromEnvironment(System.getenv());
+        int chosen = port != null ? port : portFromEnvironment();
+        if (chosen < 0 || chosen > 65535) {
+            throw new CliException("--port must be between 0 and 65535");
+        }
+        Sidecar sidecar;
+        try {
+            sidecar = Sidecar.start(SidecarOptions.defaults(home, chosen), SidecarAdapters::of);
+        } catch (java.net.BindException e) {
+            throw new CliException("port " + chosen + " is in use; choose another with --port or BATON_PORT (0 = any)");
+        } catch (IOException e) {
+            throw new CliException(e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            sidecar.close();
+            stopped.countDown();
+        }, "baton-shutdown"));
+        spec.commandLine().getOut().printf("Baton sidecar serving on 127.0.0.1:%d (home %s)%n", sidecar.port(), home.dir());
+        spec.commandLine().getOut().flush();
+        stopped.await();
+        return 0;
+    }
+
+    private static int portFromEnvironment() {
+        String value = System.getenv("BATON_PORT");
+        if (value == null || value.isBlank()) {
+            return BatonHome.DEFAULT_PORT;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new CliException("BATON_PORT must be a port number, was '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.baton.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.home.BatonHome;
+import dev.baton.http.Json;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The CLI's view of the sidecar: finds it through BATON_HOME's endpoint and token files. */
+final class SidecarClient {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String base;
+    private final String token;
+
+    private SidecarClient(String base, String token) {
+        this.base = base;
+        this.token = token;
+    }
+
+    static SidecarClient connect(BatonHome home) {
+        try {
+            String endpoint = home.readEndpoint().orElseThrow(() -> new CliException(
+                    "no sidecar is running for " + home.dir() + " (no endpoint file); start it with `baton serve`"));
+            String token = home.readToken().orElseThrow(() -> new CliException(
+                    "the token file " + home.tokenFile() + " is missing; start the sidecar with `baton serve`"));
+            return new SidecarClient("http://" + endpoint, token);
+        } catch (IOException e) {
+            throw new CliException("cannot read " + home.dir() + ": " + e.getMessage());
+        }
+    }
+
+    JsonNode get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET(), Duration.ofSeconds(10));
+    }
+
+    JsonNode post(String path, Object body, Duration timeout) {
+        try {
+            byte[] bytes = Json.mapper().writeValueAsBytes(body);
+            return send(HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)), timeout);
+        } catch (IOException e) {
+            throw new CliException("cannot encode the request: " + e.getMessage());
+        }
+    }
+
+    JsonNode delete(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE(), Duration.ofSeconds(10));
+    }
+
+    private JsonNode send(HttpRequest.Builder request, Duration timeout) {
+        try {
+            HttpResponse<byte[]> response = http.send(request.header("Authorization", "Bearer " + token)
+                    .timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode body = response.body().length == 0 ? Json.mapper().createObjectNode()
+                    : Json.mapper().readTree(response.body());
+            if (response.statusCode() >= 400) {
+                JsonNode error = body.path("error");
+                throw new CliException(error.path("message").asText("the sidecar answered " + response.statusCode()),
+                        error.path("code").asText("HTTP_" + response.statusCode()));
+            }
+            return body;
+        } catch (ConnectException e) {
+            throw new CliException("the sidecar at " + base + " is not answering; start it with `baton serve`");
+        } catch (IOException e) {
+            throw new CliException("talking to the sidecar at " + base + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliException("interrupted");
+        }
+    }
+}

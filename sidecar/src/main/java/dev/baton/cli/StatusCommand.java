@@ -1,0 +1,37 @@
+package dev.baton.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code baton status}: is the sidecar up, and what does it hold. */
+@Command(name = "status", description = "Show the sidecar's state: sessions, locks, store.")
+final class StatusCommand extends SidecarCommands implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        SidecarClient client = client();
+        JsonNode status = client.get("/v1/status");
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Output.json(out, status);
+            return 0;
+        }
+        out.printf("Baton %s, pid %s, up since %s%n", status.path("version").asText(), status.path("pid").asText(),
+                status.path("started_at").asText());
+        out.printf("store: %s%n", status.path("store").asText());
+        out.printf("%d session(s), %d lock(s), %d named lock(s); heartbeat TTL %d s%n", status.path("sessions").asInt(),
+                status.path("locks").asInt(), status.path("named_locks").asInt(), status.path("heartbeat_ttl_seconds").asInt());
+        for (JsonNode session : client.get("/v1/sessions").path("sessions")) {
+            out.printf("  %-12s %s  pid %s (%s)  %d lock(s)%s%n", session.path("agent").asText(), session.path("id").asText(),
+                    session.path("pid").asText("-"), session.path("alive").asText(), session.path("locks").asInt(),
+                    session.hasNonNull("cwd") ? "  " + session.path("cwd").asText() : "");
+        }
+        return 0;
+    }
+}

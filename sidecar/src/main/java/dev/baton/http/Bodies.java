@@ -1,0 +1,90 @@
+package dev.baton.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.baton.state.BatonException;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** Reads request bodies and writes replies; every malformed body becomes a VALIDATION error naming the problem. */
+public final class Bodies {
+
+    private Bodies() {
+    }
+
+    public static <T> T read(Context ctx, Class<T> type) {
+        byte[] body = ctx.bodyAsBytes();
+        if (body.length == 0) {
+            throw BatonException.invalid("the request body is empty; send a JSON object");
+        }
+        try {
+            JsonNode tree = Json.mapper().readTree(body);
+            if (tree == null || !tree.isObject()) {
+                throw BatonException.invalid("the request body must be a JSON object");
+            }
+            return Json.mapper().treeToValue(tree, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw BatonException.invalid("unknown field '" + e.getPropertyName() + "'; known fields: "
+                    + e.getKnownPropertyIds());
+        } catch (MismatchedInputException e) {
+            throw BatonException.invalid("field '" + fieldPath(e) + "' has the wrong type: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw BatonException.invalid("the request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (IllegalArgumentException e) {
+            throw BatonException.invalid("the request body does not fit: " + e.getMessage());
+        }
+    }
+
+    private static String fieldPath(MismatchedInputException e) {
+        StringBuilder path = new StringBuilder();
+        e.getPath().forEach(reference -> {
+            if (reference.getFieldName() != null) {
+                path.append(path.length() == 0 ? "" : ".").append(reference.getFieldName());
+            } else {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        });
+        return path.length() == 0 ? "(body)" : path.toString();
+    }
+
+    public static void reply(Context ctx, int status, Object body) {
+        try {
+            ctx.status(status).contentType("application/json").result(Json.mapper().writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a reply could not be written as JSON", e);
+        }
+    }
+
+    public static void reply(Context ctx, Object body) {
+        reply(ctx, 200, body);
+    }
+
+    public static String requiredQuery(Context ctx, String name) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            throw BatonException.invalid("query parameter '" + name + "' is required");
+        }
+        return value;
+    }
+
+    public static int intQuery(Context ctx, String name, int fallback, int min, int max) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed < min || parsed > max) {
+                throw BatonException.invalid("query parameter '" + name + "' must be between " + min + " and " + max);
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw BatonException.invalid("query parameter '" + name + "' must be a whole number, was '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.baton.http;
+
+import dev.baton.Baton;
+import dev.baton.state.BatonException;
+import dev.baton.state.ErrorCode;
+import dev.baton.state.StoreException;
+import io.javalin.Javalin;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.HttpResponseException;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP adapter: Javalin on 127.0.0.1 only, every route behind {@link RequestGuard}, and every
+ * failure answered in the one error shape. Bad input is a 4xx; only a failing disk is a 503.
+ */
+public final class HttpApi implements AutoCloseable {
+
+    /** A hook for a large Write carries the whole file; 64 MiB must pass, a 100 MiB body is refused. */
+    public static final long MAX_BODY_BYTES = 80L * 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
+
+    private final Javalin app;
+    private final RequestGuard guard;
+
+    private HttpApi(Javalin app, RequestGuard guard) {
+        this.app = app;
+        this.guard = guard;
+    }
+
+    /** Starts serving; {@code extraRoutes} lets other adapters (hooks, MCP, events) mount their routes. */
+    public static HttpApi start(Baton baton, String token, int port, List<Consumer<RoutesConfig>> extraRoutes) {
+        RequestGuard guard = new RequestGuard(token);
+        Instant startedAt = baton.clock().instant();
+        Javalin app = Javalin.create(config -> {
+            config.jetty.host = "127.0.0.1";
+            config.jetty.port = port;
+            config.http.maxRequestSize = MAX_BODY_BYTES;
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            RoutesConfig routes = config.routes;
+            routes.before(ctx -> guard.check(ctx, !ctx.path().equals("/v1/health")));
+            new StatusRoutes(baton, startedAt).register(routes);
+            new SessionRoutes(baton).register(routes);
+            new LockRoutes(baton).register(routes);
+            new NamedLockRoutes(baton).register(routes);
+            extraRoutes.forEach(extra -> extra.accept(routes));
+            routes.exception(BatonException.class, (e, ctx) ->
+                    Bodies.reply(ctx, ApiError.statusOf(e.code()), ApiError.of(e.code(), e.getMessage())));
+            routes.exception(StoreException.class, (e, ctx) -> {
+                LOG.error("storage failure: {}", e.getMessage());
+                Bodies.reply(ctx, 503, ApiError.of(ErrorCode.STORAGE, e.getMessage()));
+            });
+            routes.exception(HttpResponseException.class, (e, ctx) -> replyHttpError(ctx, e.getStatus(), e.getMessage()));
+            routes.exception(Exception.class, (e, ctx) -> {
+                LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+                Bodies.reply(ctx, 500, ApiError.of(ErrorCode.INTERNAL,
+                        "the sidecar failed on this request (" + e.getClass().getSimpleName() + "); see sidecar.log"));
+            });
+            routes.error(404, "*", ctx -> {
+                if (ctx.result() == null || ctx.result().isEmpty()) {
+                    Bodies.reply(ctx, 404, ApiError.of(ErrorCode.NOT_FOUND, "no route " + ctx.method() + " " + ctx.path()));
+                }
+            });
+            routes.error(405, "*", ctx -> Bodies.reply(ctx, 405,
+                    ApiError.of(ErrorCode.VALIDATION, "method " + ctx.method() + " is not allowed on " + ctx.path())));
+            routes.error(413, "*", ctx -> Bodies.reply(ctx, 413, ApiError.of(ErrorCode.PAYLOAD_TOO_LARGE,
+                    "the body is larger than " + (MAX_BODY_BYTES >> 20) + " MiB")));
+        });
+        app.start();
+        guard.port(app.port());
+        return new HttpApi(app, guard);
+    }
+
+    private static void replyHttpError(io.javalin.http.Context ctx, int status, String message) {
+        ErrorCode code = switch (status) {
+            case 401 -> ErrorCode.UNAUTHORIZED;
+            case 403 -> ErrorCode.FORBIDDEN;
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            default -> ErrorCode.VALIDATION;
+        };
+        int shown = status >= 500 ? 400 : status;
+        Bodies.reply(ctx, shown, ApiError.of(code, message == null || message.isBlank() ? "request refused" : message));
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

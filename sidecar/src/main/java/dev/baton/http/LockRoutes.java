@@ -1,0 +1,151 @@
+package dev.baton.http;
+
+import dev.baton.Baton;
+import dev.baton.lock.AcquireOutcome;
+import dev.baton.lock.AcquireRequest;
+import dev.baton.lock.CanonicalPath;
+import dev.baton.lock.FileLock;
+import dev.baton.lock.FreedHolder;
+import dev.baton.lock.ReleaseOutcome;
+import dev.baton.lock.ReleaseReason;
+import dev.baton.state.AuditEntry;
+import dev.baton.state.BatonException;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** File locks over HTTP: acquire, release, list, check, force-release, cleanup, history. */
+final class LockRoutes {
+
+    static final int MAX_FILES = 1000;
+    static final int MAX_WAIT_SECONDS = 600;
+
+    record AcquireBody(String sessionId, List<String> files, Integer waitSeconds, String cwd) {
+    }
+
+    record ReleaseBody(String sessionId, List<String> files, Boolean all, String cwd) {
+    }
+
+    record ForceReleaseBody(String file, String cwd, String actor) {
+    }
+
+    private final Baton baton;
+
+    LockRoutes(Baton baton) {
+        this.baton = baton;
+    }
+
+    void register(RoutesConfig routes) {
+        routes.post("/v1/locks/acquire", this::acquire);
+        routes.post("/v1/locks/release", this::release);
+        routes.post("/v1/locks/force-release", this::forceRelease);
+        routes.get("/v1/locks", this::list);
+        routes.get("/v1/locks/check", this::check);
+        routes.post("/v1/cleanup-stale", this::cleanupStale);
+        routes.get("/v1/history", this::history);
+    }
+
+    private void acquire(Context ctx) {
+        AcquireBody body = Bodies.read(ctx, AcquireBody.class);
+        String session = requireSession(body.sessionId());
+        List<String> files = canonical(body.files(), body.cwd());
+        int wait = body.waitSeconds() == null ? 0 : body.waitSeconds();
+        if (wait < 0 || wait > MAX_WAIT_SECONDS) {
+            throw BatonException.invalid("wait_seconds must be between 0 and " + MAX_WAIT_SECONDS + ", was " + wait);
+        }
+        AcquireOutcome outcome = baton.locks().acquire(AcquireRequest.explicit(session, files, Duration.ofSeconds(wait)));
+        Bodies.reply(ctx, outcome);
+    }
+
+    private void release(Context ctx) {
+        ReleaseBody body = Bodies.read(ctx, ReleaseBody.class);
+        String session = requireSession(body.sessionId());
+        boolean all = Boolean.TRUE.equals(body.all());
+        if (all && body.files() != null) {
+            throw BatonException.invalid("give either 'files' or 'all', not both");
+        }
+        ReleaseOutcome outcome;
+        if (all) {
+            outcome = baton.locks().releaseAll(session, ReleaseReason.RELEASED);
+        } else {
+            if (body.files() == null) {
+                throw BatonException.invalid("nothing to release: give 'files' (a non-empty list) or 'all': true");
+            }
+            outcome = baton.locks().release(session, canonical(body.files(), body.cwd()), ReleaseReason.RELEASED);
+        }
+        Bodies.reply(ctx, outcome);
+    }
+
+    private void forceRelease(Context ctx) {
+        ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
+        String file = CanonicalPath.of(body.file(), body.cwd());
+        String actor = body.actor() == null || body.actor().isBlank() ? "api" : body.actor();
+        Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("file", file);
+        reply.put("released", freed.isPresent());
+        freed.ifPresent(lock -> reply.put("previous_holder", lock.sessionId()));
+        Bodies.reply(ctx, reply);
+    }
+
+    private void list(Context ctx) {
+        String session = ctx.queryParam("session_id");
+        String under = ctx.queryParam("under");
+        String prefix = under == null ? null : CanonicalPath.of(under, null);
+        List<Views.LockView> locks = baton.ledger().read(world -> world.locks().stream()
+                .filter(lock -> session == null || lock.sessionId().equals(session))
+                .filter(lock -> prefix == null || lock.file().equals(prefix) || lock.file().startsWith(prefix + "/"))
+                .sorted(Comparator.comparing(FileLock::file))
+                .map(lock -> Views.lock(baton, world, lock))
+                .toList());
+        Bodies.reply(ctx, Map.of("locks", locks));
+    }
+
+    private void check(Context ctx) {
+        String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"));
+        Optional<Views.LockView> lock = baton.ledger().read(world -> world.lock(file).map(l -> Views.lock(baton, world, l)));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("file", file);
+        reply.put("held", lock.isPresent());
+        lock.ifPresent(view -> reply.put("lock", view));
+        Bodies.reply(ctx, reply);
+    }
+
+    private void cleanupStale(Context ctx) {
+        List<FreedHolder> freed = baton.locks().cleanupStale();
+        List<String> named = baton.namedLocks().cleanupStale();
+        Bodies.reply(ctx, Map.of("freed", freed, "named_locks", named));
+    }
+
+    private void history(Context ctx) {
+        String target = ctx.queryParam("name") != null
+                ? "name:" + ctx.queryParam("name")
+                : CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"));
+        int limit = Bodies.intQuery(ctx, "limit", 100, 1, 10_000);
+        // The store has one connection, owned by the writer: read it under the ledger monitor.
+        List<AuditEntry> entries = baton.ledger().read(world -> baton.ledger().store().history(target, limit));
+        Bodies.reply(ctx, Map.of("file", target, "entries", entries));
+    }
+
+    static String requireSession(String sessionId) {
+        if (sessionId == null || sessionId.isBlank()) {
+            throw BatonException.invalid("session_id is required");
+        }
+        return sessionId;
+    }
+
+    static List<String> canonical(List<String> files, String cwd) {
+        if (files == null || files.isEmpty()) {
+            throw BatonException.invalid("'files' must be a non-empty list of paths");
+        }
+        if (files.size() > MAX_FILES) {
+            throw BatonException.invalid("at most " + MAX_FILES + " files per request, got " + files.size());
+        }
+        return files.stream().map(file -> CanonicalPath.of(file, cwd)).toList();
+    }
+}

@@ -1,0 +1,46 @@
+package dev.baton.http;
+
+import dev.baton.Baton;
+import dev.baton.lock.FileLock;
+import dev.baton.lock.Holder;
+import dev.baton.lock.NamedLock;
+import dev.baton.session.Plan;
+import dev.baton.session.Session;
+import dev.baton.state.World;
+import java.time.Instant;
+
+/** The JSON shapes of sessions, locks and named locks as clients (CLI, dashboard, scripts) see them. */
+public final class Views {
+
+    private Views() {
+    }
+
+    public record SessionView(String id, String agent, Long pid, Instant pidStart, String alive, String host, String cwd,
+                              String repoRoot, Instant startedAt, Instant lastHeartbeat, String name, String parentId,
+                              Plan plan, int locks) {
+    }
+
+    public record LockView(String file, Holder holder, Instant since, Instant lastEdit, boolean editInFlight) {
+    }
+
+    public record NamedLockView(String name, long pid, Instant pidStart, String alive, String host, Instant since,
+                                String purpose) {
+    }
+
+    public static SessionView session(Baton baton, World world, Session s) {
+        return new SessionView(s.id(), s.agent().wireName(), s.process() == null ? null : s.process().pid(),
+                s.process() == null ? null : s.process().startedAt(), baton.liveness().processOf(s).wireName(),
+                s.host(), s.cwd(), s.repoRoot(), s.startedAt(), s.lastHeartbeat(), s.name(), s.parentId(), s.plan(),
+                world.filesOf(s.id()).size());
+    }
+
+    public static LockView lock(Baton baton, World world, FileLock lock) {
+        return new LockView(lock.file(), baton.locks().holderView(world, lock), lock.acquiredAt(), lock.lastEditAt(),
+                lock.editInFlight());
+    }
+
+    public static NamedLockView named(Baton baton, NamedLock lock) {
+        return new NamedLockView(lock.name(), lock.holder().pid(), lock.holder().startedAt(),
+                baton.namedLocks().aliveness(lock), lock.host(), lock.acquiredAt(), lock.purpose());
+    }
+}

@@ -1,0 +1,81 @@
+package dev.baton.lock;
+
+import dev.baton.state.BatonException;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Turns any spelling of a file into its lock key: absolute, normalised, with symlinks of the
+ * existing part resolved; a file that does not exist yet is its resolved parent plus its name.
+ */
+public final class CanonicalPath {
+
+    private static final int MAX_LENGTH = 4096;
+
+    private CanonicalPath() {
+    }
+
+    /** @param cwd the directory a relative path is relative to; may be null when paths are absolute */
+    public static String of(String raw, String cwd) {
+        if (raw == null || raw.isBlank()) {
+            throw BatonException.invalid("a file path is empty; give an absolute path or one relative to cwd");
+        }
+        if (raw.length() > MAX_LENGTH) {
+            throw BatonException.invalid("a file path is " + raw.length() + " characters long; the limit is " + MAX_LENGTH);
+        }
+        if (raw.indexOf('\0') >= 0 || (cwd != null && cwd.indexOf('\0') >= 0)) {
+            throw BatonException.invalid("a file path contains a NUL byte: " + printable(raw));
+        }
+        Path path;
+        try {
+            path = Path.of(raw);
+            if (!path.isAbsolute()) {
+                if (cwd == null || cwd.isBlank()) {
+                    throw BatonException.invalid("'" + printable(raw) + "' is relative and no cwd was given; send an absolute path or a cwd");
+                }
+                Path base = Path.of(cwd);
+                if (!base.isAbsolute()) {
+                    throw BatonException.invalid("cwd '" + printable(cwd) + "' must be absolute");
+                }
+                path = base.resolve(path);
+            }
+        } catch (InvalidPathException e) {
+            throw BatonException.invalid("'" + printable(raw) + "' is not a valid path: " + e.getReason());
+        }
+        return resolveExisting(path.normalize()).toString();
+    }
+
+    private static Path resolveExisting(Path normalised) {
+        Deque<Path> missing = new ArrayDeque<>();
+        Path existing = normalised;
+        while (existing != null) {
+            try {
+                Path real = existing.toRealPath();
+                for (Path name : missing) {
+                    real = real.resolve(name);
+                }
+                return real.normalize();
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                missing.push(existing.getFileName());
+                existing = existing.getParent();
+            } catch (FileSystemException e) {
+                // ELOOP (a symlink loop) and the like: the path can never name a real file.
+                throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + e.getReason());
+            } catch (IOException e) {
+                throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + e.getMessage());
+            }
+        }
+        return normalised;
+    }
+
+    private static String printable(String raw) {
+        String shown = raw.length() > 200 ? raw.substring(0, 200) + "…" : raw;
+        return shown.replace("\0", "\\0");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.baton.lock;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The sentence a blocked caller reads: which file, who holds it, since when, whether the holder is
+ * alive, what it is doing, and the next step. Hooks, the CLI and the API all say it the same way.
+ */
+public final class HeldMessage {
+
+    private HeldMessage() {
+    }
+
+    public static String of(String shownFile, Holder holder, Instant now) {
+        StringBuilder text = new StringBuilder();
+        text.append(shownFile).append(" is held by ");
+        text.append(holder.agent() == null ? "session" : holder.agent() + " session").append(' ').append(shortId(holder.session()));
+        if (holder.name() != null && !holder.name().isBlank()) {
+            text.append(" \"").append(holder.name()).append('"');
+        }
+        text.append(" (");
+        if (holder.pid() != null) {
+            text.append("pid ").append(holder.pid()).append(", ");
+        }
+        text.append(holder.alive() == null ? "unknown" : holder.alive());
+        if (holder.since() != null) {
+            text.append(", held for ").append(ago(holder.since(), now));
+        }
+        if (holder.lastEdit() != null) {
+            text.append(", last edit ").append(ago(holder.lastEdit(), now)).append(" ago");
+        }
+        if (holder.plan() != null && !holder.plan().isBlank()) {
+            text.append(", plan: '").append(holder.plan()).append('\'');
+        }
+        text.append("); ask for it with `baton negotiate ").append(quoted(shownFile))
+                .append(" --reason \"…\"`, or work on something else and try again later");
+        return text.toString();
+    }
+
+    public static String shortId(String id) {
+        return id == null ? "?" : id.length() <= 8 ? id : id.substring(0, 8) + "…";
+    }
+
+    static String ago(Instant then, Instant now) {
+        long seconds = Math.max(0, Duration.between(then, now).toSeconds());
+        if (seconds < 90) {
+            return seconds + " s";
+        }
+        if (seconds < 90 * 60) {
+            return (seconds / 60) + " min";
+        }
+        return (seconds / 3600) + " h";
+    }
+
+    private static String quoted(String file) {
+        return file.matches("[A-Za-z0-9_./@+-]+") ? file : "'" + file.replace("'", "'\\''") + "'";
+    }
+}

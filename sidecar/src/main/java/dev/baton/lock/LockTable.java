@@ -1,0 +1,338 @@
+package dev.baton.lock;
+
+import dev.baton.liveness.HolderLiveness;
+import dev.baton.liveness.Staleness;
+import dev.baton.session.Session;
+import dev.baton.state.BatonException;
+import dev.baton.state.Ledger;
+import dev.baton.state.Transaction;
+import dev.baton.state.World;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Re-entrant, exclusive, per-session file locks. A file held by a stale holder (process gone,
+ * heartbeat expired) is freed the moment someone else asks for it, so a stale lock never blocks.
+ */
+public final class LockTable {
+
+    /** How often a waiting acquire looks again even without a commit: a holder may exit silently. */
+    private static final Duration RECHECK = Duration.ofMillis(500);
+
+    private final Ledger ledger;
+    private final HolderLiveness liveness;
+
+    public LockTable(Ledger ledger, HolderLiveness liveness) {
+        this.ledger = ledger;
+        this.liveness = liveness;
+    }
+
+    /**
+     * Takes the files for the session. With {@code wait} above zero it waits until at least one
+     * blocked file was taken, keeping everything taken on the way. With {@code allOrNothing} a
+     * conflict on any file takes none of the new ones (an agent's single edit needs all its files).
+     */
+    public AcquireOutcome acquire(AcquireRequest request) {
+        List<String> files = sortedDistinct(request.files());
+        Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> attempt(tx, request, files, true));
+        Attempt result = first.value();
+        if (result.blocked.isEmpty() || request.waitFor().isZero() || request.allOrNothing()) {
+            return result.outcome();
+        }
+        long deadline = System.nanoTime() + request.waitFor().toNanos();
+        long seen = first.version();
+        try {
+            while (System.nanoTime() < deadline) {
+                long slice = Math.min(deadline, System.nanoTime() + RECHECK.toNanos());
+                ledger.awaitChange(seen, slice);
+                List<String> pending = List.copyOf(result.blocked.keySet());
+                Ledger.Tracked<Attempt> next = ledger.writeTracked(tx -> attempt(tx, request, pending, false));
+                seen = next.version();
+                boolean progress = next.value().blocked.size() < pending.size();
+                result = result.mergedWith(next.value());
+                if (progress) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return result.outcome();
+    }
+
+    private Attempt attempt(Transaction tx, AcquireRequest request, List<String> files, boolean firstTry) {
+        World world = tx.world();
+        Session session = world.session(request.sessionId())
+                .orElseThrow(() -> BatonException.notFound("session " + request.sessionId()
+                        + " is not registered; register it first (POST /v1/sessions) or start the agent again"));
+        Attempt attempt = new Attempt();
+        List<String> free = new ArrayList<>();
+        for (String file : files) {
+            FileLock held = world.lock(file).orElse(null);
+            if (held != null && !sharedWith(session, held)) {
+                Session holder = world.session(held.sessionId()).orElse(null);
+                if (holder != null && !freeIfStale(tx, holder)) {
+                    attempt.blocked.put(file, held);
+                    continue;
+                }
+                if (holder == null) {
+                    tx.removeLock(held, ReleaseReason.HOLDER_EXITED, null);
+                }
+                held = null;
+            }
+            if (held == null) {
+                free.add(file);
+            } else {
+                attempt.mine.put(file, held);
+            }
+        }
+        tx.saveSession(session.withHeartbeat(tx.now()));
+        if (request.allOrNothing() && !attempt.blocked.isEmpty()) {
+            attempt.refused.addAll(free);
+        } else {
+            for (String file : free) {
+                FileLock lock = new FileLock(file, session.id(), tx.now(), null, request.startEdit());
+                tx.saveLock(lock, true);
+                tx.audit("acquire", session.id(), file, null, null);
+                attempt.taken.add(file);
+            }
+            attempt.mine.values().forEach(lock -> {
+                if (request.startEdit() && !lock.editInFlight()) {
+                    tx.saveLock(lock.withEditStarted(), false);
+                }
+            });
+        }
+        if (firstTry) {
+            attempt.blocked.forEach((file, lock) -> tx.audit("deny", session.id(), file, null, lock.sessionId()));
+        }
+        attempt.blocked.forEach((file, lock) -> attempt.holders.put(file, holderView(world, lock)));
+        return attempt;
+    }
+
+    /** A subagent may edit what its parent holds; siblings and strangers may not. */
+    private static boolean sharedWith(Session session, FileLock held) {
+        return held.sessionId().equals(session.id()) || held.sessionId().equals(session.parentId());
+    }
+
+    /** Frees every lock of a stale holder; true when it was stale. */
+    public boolean freeIfStale(Transaction tx, Session holder) {
+        Staleness staleness = liveness.of(holder, tx.now());
+        switch (staleness) {
+            case PROCESS_EXITED -> {
+                endSession(tx, holder, ReleaseReason.HOLDER_EXITED, null);
+                return true;
+            }
+            case HEARTBEAT_EXPIRED -> {
+                releaseAllOf(tx, holder.id(), ReleaseReason.HEARTBEAT_EXPIRED, null);
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    public ReleaseOutcome release(String sessionId, Collection<String> files, ReleaseReason reason) {
+        if (files.isEmpty()) {
+            throw BatonException.invalid("nothing to release: name at least one file, or release all");
+        }
+        return ledger.write(tx -> {
+            Session session = requireSession(tx.world(), sessionId);
+            List<String> released = new ArrayList<>();
+            List<String> notHeld = new ArrayList<>();
+            for (String file : sortedDistinct(files)) {
+                Optional<FileLock> held = tx.world().lock(file).filter(lock -> lock.sessionId().equals(session.id()));
+                if (held.isPresent()) {
+                    tx.removeLock(held.get(), reason, null);
+                    tx.audit("release", session.id(), file, reason.wireName(), null);
+                    released.add(file);
+                } else {
+                    notHeld.add(file);
+                }
+            }
+            tx.saveSession(session.withHeartbeat(tx.now()));
+            return new ReleaseOutcome(released, notHeld);
+        });
+    }
+
+    public ReleaseOutcome releaseAll(String sessionId, ReleaseReason reason) {
+        return ledger.write(tx -> {
+            Session session = requireSession(tx.world(), sessionId);
+            List<String> released = releaseAllOf(tx, session.id(), reason, null);
+            tx.saveSession(session.withHeartbeat(tx.now()));
+            return new ReleaseOutcome(released, List.of());
+        });
+    }
+
+    /** Releases whatever holds {@code file}, on a supervisor's or a negotiation's authority. */
+    public Optional<FileLock> forceRelease(String file, String actor) {
+        return ledger.write(tx -> tx.world().lock(file).map(lock -> {
+            tx.removeLock(lock, ReleaseReason.FORCED, actor);
+            tx.audit("release", lock.sessionId(), file, ReleaseReason.FORCED.wireName(), actor);
+            return lock;
+        }));
+    }
+
+    /** Marks the session's edit of these files complete (PostToolUse): last-edit time, heartbeat. */
+    public void editDone(String sessionId, Collection<String> files) {
+        ledger.write(tx -> {
+            Session session = requireSession(tx.world(), sessionId);
+            for (String file : files) {
+                tx.world().lock(file)
+                        .filter(lock -> sharedWith(session, lock))
+                        .ifPresent(lock -> tx.saveLock(lock.withEditDone(tx.now()), false));
+            }
+            tx.saveSession(session.withHeartbeat(tx.now()));
+            return null;
+        });
+    }
+
+    /** The session's locks as they are now, for a decision (a git check) made outside the ledger. */
+    public List<FileLock> locksOf(String sessionId) {
+        return ledger.read(world -> world.filesOf(sessionId).stream()
+                .map(file -> world.lock(file).orElseThrow())
+                .toList());
+    }
+
+    /**
+     * Releases each observed lock only if it is exactly as observed: not re-acquired, no edit started
+     * or finished since. A decision taken outside the ledger (the git check at turn end) therefore
+     * cannot free a file that an edit touched after the check.
+     */
+    public ReleaseOutcome releaseIfUnchanged(String sessionId, Collection<FileLock> observed, ReleaseReason reason) {
+        return ledger.write(tx -> {
+            Session session = requireSession(tx.world(), sessionId);
+            List<String> released = new ArrayList<>();
+            List<String> kept = new ArrayList<>();
+            for (FileLock seen : observed) {
+                Optional<FileLock> now = tx.world().lock(seen.file());
+                if (now.isPresent() && now.get().equals(seen) && !seen.editInFlight()) {
+                    tx.removeLock(seen, reason, null);
+                    tx.audit("release", seen.sessionId(), seen.file(), reason.wireName(), null);
+                    released.add(seen.file());
+                } else {
+                    kept.add(seen.file());
+                }
+            }
+            tx.saveSession(session.withHeartbeat(tx.now()));
+            return new ReleaseOutcome(released, kept);
+        });
+    }
+
+    /** Frees every stale holder's locks (and ends sessions whose process is gone); what the sweeper runs. */
+    public List<FreedHolder> cleanupStale() {
+        return ledger.write(tx -> {
+            List<FreedHolder> freed = new ArrayList<>();
+            for (Session session : List.copyOf(tx.world().sessions())) {
+                if (tx.world().session(session.id()).isEmpty()) {
+                    continue; // ended with its parent earlier in this sweep
+                }
+                Staleness staleness = liveness.of(session, tx.now());
+                if (staleness == Staleness.FRESH) {
+                    continue;
+                }
+                boolean holdsLocks = !tx.world().filesOf(session.id()).isEmpty();
+                List<String> files = new ArrayList<>(tx.world().filesOf(session.id()));
+                if (staleness == Staleness.PROCESS_EXITED) {
+                    tx.world().subagentsOf(session.id()).forEach(sub -> files.addAll(tx.world().filesOf(sub.id())));
+                    endSession(tx, session, ReleaseReason.HOLDER_EXITED, null);
+                    freed.add(new FreedHolder(session.id(), ReleaseReason.HOLDER_EXITED.wireName(), files));
+                } else if (holdsLocks) {
+                    releaseAllOf(tx, session.id(), ReleaseReason.HEARTBEAT_EXPIRED, null);
+                    freed.add(new FreedHolder(session.id(), ReleaseReason.HEARTBEAT_EXPIRED.wireName(), files));
+                }
+            }
+            return freed;
+        });
+    }
+
+    /** Releases all of a session's locks inside a running transaction; returns the files, sorted. */
+    public List<String> releaseAllOf(Transaction tx, String sessionId, ReleaseReason reason, String actor) {
+        List<String> files = List.copyOf(tx.world().filesOf(sessionId));
+        for (String file : files) {
+            tx.world().lock(file).ifPresent(lock -> {
+                tx.removeLock(lock, reason, actor);
+                tx.audit("release", sessionId, file, reason.wireName(), actor);
+            });
+        }
+        return files;
+    }
+
+    /** Ends a session and its subagents, releasing everything they hold. */
+    public List<String> endSession(Transaction tx, Session session, ReleaseReason reason, String actor) {
+        List<String> released = new ArrayList<>();
+        for (Session sub : tx.world().subagentsOf(session.id())) {
+            released.addAll(releaseAllOf(tx, sub.id(), reason, actor));
+            tx.removeSession(sub, reason);
+        }
+        released.addAll(releaseAllOf(tx, session.id(), reason, actor));
+        tx.removeSession(session, reason);
+        tx.audit("session-end", session.id(), null, reason.wireName(), actor);
+        return released;
+    }
+
+    public Optional<Holder> holderOf(String file) {
+        return ledger.read(world -> world.lock(file).map(lock -> holderView(world, lock)));
+    }
+
+    public Holder holderView(World world, FileLock lock) {
+        Session session = world.session(lock.sessionId()).orElse(null);
+        if (session == null) {
+            return new Holder(lock.sessionId(), null, null, "exited", null, null, lock.acquiredAt(), lock.lastEditAt(),
+                    null, null, null);
+        }
+        return new Holder(session.id(), session.agent().wireName(),
+                session.process() == null ? null : session.process().pid(),
+                liveness.processOf(session).wireName(), session.host(), session.cwd(),
+                lock.acquiredAt(), lock.lastEditAt(), session.lastHeartbeat(), session.name(),
+                session.plan() == null ? null : session.plan().summary());
+    }
+
+    public HolderLiveness liveness() {
+        return liveness;
+    }
+
+    private static Session requireSession(World world, String sessionId) {
+        return world.session(sessionId).orElseThrow(() -> BatonException.notFound(
+                "session " + sessionId + " is not registered (it may have ended or been cleaned up as stale)"));
+    }
+
+    private static List<String> sortedDistinct(Collection<String> files) {
+        return List.copyOf(new TreeSet<>(files));
+    }
+
+    /** What one pass over the files found; merged across the passes of a waiting acquire. */
+    private static final class Attempt {
+        final TreeMap<String, FileLock> blocked = new TreeMap<>();
+        final TreeMap<String, FileLock> mine = new TreeMap<>();
+        final List<String> taken = new ArrayList<>();
+        final List<String> refused = new ArrayList<>();
+        final TreeMap<String, Holder> holders = new TreeMap<>();
+        private final TreeMap<String, LockResult> earlier = new TreeMap<>();
+
+        Attempt mergedWith(Attempt next) {
+            next.earlier.putAll(outcomeMap());
+            next.blocked.keySet().forEach(next.earlier::remove);
+            return next;
+        }
+
+        private TreeMap<String, LockResult> outcomeMap() {
+            TreeMap<String, LockResult> results = new TreeMap<>(earlier);
+            taken.forEach(file -> results.put(file, new LockResult(file, true, false, null)));
+            mine.keySet().forEach(file -> results.put(file, new LockResult(file, true, true, null)));
+            refused.forEach(file -> results.put(file, new LockResult(file, false, false, null)));
+            holders.forEach((file, holder) -> results.put(file, new LockResult(file, false, false, holder)));
+            return results;
+        }
+
+        AcquireOutcome outcome() {
+            List<LockResult> results = List.copyOf(outcomeMap().values());
+            return new AcquireOutcome(results, results.stream().allMatch(LockResult::acquired));
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.baton.server;
+
+import dev.baton.Baton;
+import dev.baton.home.BatonHome;
+import dev.baton.http.HttpApi;
+import dev.baton.store.SqliteStore;
+import io.javalin.config.RoutesConfig;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running sidecar: holds BATON_HOME's lock (one sidecar per home), the store, the HTTP API and
+ * the stale-holder sweeper, and announces itself through {@code endpoint} once it serves.
+ */
+public final class Sidecar implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
+
+    private final BatonHome home;
+    private final FileChannel lockChannel;
+    private final FileLock homeLock;
+    private final Baton baton;
+    private final HttpApi api;
+    private final ScheduledExecutorService sweeper;
+
+    private Sidecar(BatonHome home, FileChannel lockChannel, FileLock homeLock, Baton baton, HttpApi api,
+                    ScheduledExecutorService sweeper) {
+        this.home = home;
+        this.lockChannel = lockChannel;
+        this.homeLock = homeLock;
+        this.baton = baton;
+        this.api = api;
+        this.sweeper = sweeper;
+    }
+
+    public static Sidecar start(SidecarOptions options) throws IOException {
+        return start(options, baton -> List.of());
+    }
+
+    /** @param adapters route groups of other adapters (hooks, MCP, events), built once the domain exists */
+    public static Sidecar start(SidecarOptions options, Function<Baton, List<Consumer<RoutesConfig>>> adapters)
+            throws IOException {
+        BatonHome home = options.home();
+        home.prepare();
+        FileChannel channel = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = channel.tryLock();
+        if (lock == null) {
+            channel.close();
+            throw new AlreadyRunningException("a sidecar is already running on " + home.dir() + " (pid "
+                    + readQuietly(home.pidFile()) + ", endpoint " + home.readEndpoint().orElse("not written yet")
+                    + "); stop it first or use another BATON_HOME");
+        }
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            String token = home.ensureToken();
+            Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
+                    options.heartbeatTtl());
+            opened.add(baton);
+            HttpApi api = HttpApi.start(baton, token, options.port(), adapters.apply(baton));
+            opened.add(api);
+            ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "baton-sweeper");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long every = options.sweepEvery().toMillis();
+            sweeper.scheduleWithFixedDelay(() -> sweep(baton), every, every, TimeUnit.MILLISECONDS);
+            home.writeAtomically(home.pidFile(), ProcessHandle.current().pid() + "\n");
+            home.writeAtomically(home.endpointFile(), "127.0.0.1:" + api.port() + "\n");
+            LOG.info("Baton sidecar serving on 127.0.0.1:{} with {}", api.port(), baton.ledger().store().describe());
+            return new Sidecar(home, channel, lock, baton, api, sweeper);
+        } catch (IOException | RuntimeException e) {
+            java.util.Collections.reverse(opened);
+            opened.forEach(Sidecar::closeQuietly);
+            lock.release();
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static void sweep(Baton baton) {
+        try {
+            baton.locks().cleanupStale().forEach(freed ->
+                    LOG.info("freed {} lock(s) of session {}: {}", freed.files().size(), freed.session(), freed.reason()));
+            baton.namedLocks().cleanupStale().forEach(name -> LOG.info("freed named lock {}: holder-exited", name));
+        } catch (RuntimeException e) {
+            LOG.warn("stale-holder sweep failed: {}", e.getMessage());
+        }
+    }
+
+    public int port() {
+        return api.port();
+    }
+
+    public Baton baton() {
+        return baton;
+    }
+
+    public BatonHome home() {
+        return home;
+    }
+
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+        try {
+            Files.deleteIfExists(home.endpointFile());
+            Files.deleteIfExists(home.pidFile());
+        } catch (IOException e) {
+            LOG.warn("could not remove {}: {}", home.endpointFile(), e.getMessage());
+        }
+        closeQuietly(api);
+        closeQuietly(baton);
+        try {
+            homeLock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            LOG.warn("could not release {}: {}", home.lockFile(), e.getMessage());
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", resource.getClass().getSimpleName(), e.getMessage());
+        }
+    }
+
+    private static String readQuietly(java.nio.file.Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file).trim() : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

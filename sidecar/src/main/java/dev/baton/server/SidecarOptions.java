@@ -1,0 +1,35 @@
+package dev.baton.server;
+
+import dev.baton.home.BatonHome;
+import dev.baton.liveness.HolderLiveness;
+import dev.baton.liveness.OsProcessLiveness;
+import dev.baton.liveness.ProcessLiveness;
+import java.time.Clock;
+import java.time.Duration;
+
+/** How to run one sidecar; tests swap the clock, the port and the sweep interval. */
+public record SidecarOptions(
+        BatonHome home,
+        int port,
+        Clock clock,
+        ProcessLiveness processes,
+        Duration heartbeatTtl,
+        Duration sweepEvery) {
+
+    public static SidecarOptions defaults(BatonHome home, int port) {
+        return new SidecarOptions(home, port, Clock.systemUTC(), new OsProcessLiveness(),
+                HolderLiveness.DEFAULT_HEARTBEAT_TTL, Duration.ofSeconds(5));
+    }
+
+    public SidecarOptions withClock(Clock newClock) {
+        return new SidecarOptions(home, port, newClock, processes, heartbeatTtl, sweepEvery);
+    }
+
+    public SidecarOptions withHeartbeatTtl(Duration ttl) {
+        return new SidecarOptions(home, port, clock, processes, ttl, sweepEvery);
+    }
+
+    public SidecarOptions withSweepEvery(Duration every) {
+        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, every);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.baton.session;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The kind of program a session belongs to; the wire name is what the API and the audit log use. */
+public enum AgentKind {
+    CLAUDE_CODE("claude-code"),
+    COPILOT_CLI("copilot-cli"),
+    CODEX("codex"),
+    GEMINI("gemini"),
+    CLI("cli"),
+    API("api");
+
+    private final String wireName;
+
+    AgentKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    public static Optional<AgentKind> fromWireName(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        String wanted = name.trim().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(kind -> kind.wireName.equals(wanted)).findFirst();
+    }
+
+    public static String allWireNames() {
+        return String.join(", ", Arrays.stream(values()).map(AgentKind::wireName).toList());
+    }
+}

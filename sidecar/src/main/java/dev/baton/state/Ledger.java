@@ -1,0 +1,138 @@
+package dev.baton.state;
+
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The single writer: every change to Baton's state runs here, one at a time, and is committed to
+ * the store before the caller gets an answer. Waiters park on {@link #awaitChange} and wake on
+ * the next commit; listeners see each commit's changes in order.
+ */
+public final class Ledger implements AutoCloseable {
+
+    private final ReentrantLock monitor = new ReentrantLock();
+    private final Condition changed = monitor.newCondition();
+    private final Store store;
+    private final Clock clock;
+    private final World world;
+    private final List<Consumer<List<Change>>> listeners = new CopyOnWriteArrayList<>();
+    private long version;
+
+    public Ledger(Store store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+        this.world = new World(store.load());
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public void addListener(Consumer<List<Change>> listener) {
+        listeners.add(listener);
+    }
+
+    public <T> T read(Function<World, T> view) {
+        monitor.lock();
+        try {
+            return view.apply(world);
+        } finally {
+            monitor.unlock();
+        }
+    }
+
+    /** Runs {@code work} as one transaction; on any failure memory is rolled back and nothing is committed. */
+    public <T> T write(Function<Transaction, T> work) {
+        return writeTracked(work).value();
+    }
+
+    /** A write's result with the ledger version right after it, for callers that then wait for the next change. */
+    public record Tracked<T>(T value, long version) {
+    }
+
+    public <T> Tracked<T> writeTracked(Function<Transaction, T> work) {
+        monitor.lock();
+        try {
+            Transaction tx = new Transaction(world, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+            T result;
+            try {
+                result = work.apply(tx);
+                if (!tx.changes().isEmpty()) {
+                    store.commit(tx.changes());
+                }
+            } catch (RuntimeException | Error e) {
+                tx.rollback();
+                throw e;
+            }
+            if (!tx.changes().isEmpty()) {
+                version++;
+                changed.signalAll();
+                List<Change> committed = List.copyOf(tx.changes());
+                listeners.forEach(listener -> listener.accept(committed));
+            }
+            return new Tracked<>(result, version);
+        } finally {
+            monitor.unlock();
+        }
+    }
+
+    public long version() {
+        monitor.lock();
+        try {
+            return version;
+        } finally {
+            monitor.unlock();
+        }
+    }
+
+    /**
+     * Waits until a commit after {@code seenVersion}, or until {@code deadlineNanos} (System.nanoTime).
+     * Taking the version before the attempt and waiting on it here means no commit is missed between them.
+     */
+    public boolean awaitChange(long seenVersion, long deadlineNanos) throws InterruptedException {
+        monitor.lock();
+        try {
+            while (version == seenVersion) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                changed.awaitNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+            }
+            return true;
+        } finally {
+            monitor.unlock();
+        }
+    }
+
+    /** Wakes all waiters, e.g. when a condition outside the store (a process exiting) may have changed. */
+    public void nudge() {
+        monitor.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            monitor.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        monitor.lock();
+        try {
+            store.close();
+        } finally {
+            monitor.unlock();
+        }
+    }
+}

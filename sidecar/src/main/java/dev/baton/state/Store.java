@@ -1,0 +1,27 @@
+package dev.baton.state;
+
+import java.util.List;
+
+/**
+ * Durable storage behind the domain. SQLite is the embedded default; a shared backend (PostgreSQL)
+ * implements the same port. {@link #commit} returns only once the changes are durable, because a
+ * reply to an agent promises that a killed sidecar restarts with exactly what it acknowledged.
+ */
+public interface Store extends AutoCloseable {
+
+    Snapshot load();
+
+    /** Commits all changes atomically or none; throws {@link StoreException} when it cannot. */
+    void commit(List<Change> changes);
+
+    /** The newest audit entries for one file or named lock, newest first. */
+    List<AuditEntry> history(String file, int limit);
+
+    /** All audit entries with an id above {@code afterId}, oldest first, at most {@code limit}. */
+    List<AuditEntry> auditSince(long afterId, int limit);
+
+    String describe();
+
+    @Override
+    void close();
+}

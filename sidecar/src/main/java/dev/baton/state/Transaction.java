@@ -1,0 +1,118 @@
+package dev.baton.state;
+
+import dev.baton.lock.FileLock;
+import dev.baton.lock.NamedLock;
+import dev.baton.lock.ReleaseReason;
+import dev.baton.session.Session;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * A unit of change: each step updates the world at once (so later steps see it) and is recorded,
+ * both as a durable {@link Change} and as an undo step, so a store failure leaves memory as it was.
+ */
+public final class Transaction {
+
+    private final World world;
+    private final Instant now;
+    private final List<Change> changes = new ArrayList<>();
+    private final Deque<Runnable> undo = new ArrayDeque<>();
+
+    Transaction(World world, Instant now) {
+        this.world = world;
+        this.now = now;
+    }
+
+    public World world() {
+        return world;
+    }
+
+    public Instant now() {
+        return now;
+    }
+
+    public void saveSession(Session session) {
+        Session previous = world.putSession(session);
+        undo.push(() -> restoreSession(session.id(), previous));
+        changes.add(new Change.SessionSaved(session));
+    }
+
+    public void removeSession(Session session, ReleaseReason reason) {
+        Session previous = world.removeSession(session.id());
+        if (previous == null) {
+            return;
+        }
+        undo.push(() -> world.putSession(previous));
+        changes.add(new Change.SessionRemoved(previous, reason));
+    }
+
+    public void saveLock(FileLock lock, boolean newlyAcquired) {
+        FileLock previous = world.putLock(lock);
+        undo.push(() -> restoreLock(lock.file(), previous));
+        changes.add(new Change.LockSaved(lock, newlyAcquired));
+    }
+
+    public void removeLock(FileLock lock, ReleaseReason reason, String actor) {
+        FileLock previous = world.removeLock(lock.file());
+        if (previous == null) {
+            return;
+        }
+        undo.push(() -> world.putLock(previous));
+        changes.add(new Change.LockRemoved(previous, reason, actor));
+    }
+
+    public void saveNamedLock(NamedLock lock) {
+        NamedLock previous = world.putNamedLock(lock);
+        undo.push(() -> {
+            if (previous == null) {
+                world.removeNamedLock(lock.name());
+            } else {
+                world.putNamedLock(previous);
+            }
+        });
+        changes.add(new Change.NamedLockSaved(lock));
+    }
+
+    public void removeNamedLock(NamedLock lock, ReleaseReason reason) {
+        NamedLock previous = world.removeNamedLock(lock.name());
+        if (previous == null) {
+            return;
+        }
+        undo.push(() -> world.putNamedLock(previous));
+        changes.add(new Change.NamedLockRemoved(previous, reason));
+    }
+
+    public void audit(String action, String sessionId, String file, String reason, String actor) {
+        changes.add(new Change.Audited(AuditEntry.of(now, action, sessionId, file, reason, actor)));
+    }
+
+    List<Change> changes() {
+        return changes;
+    }
+
+    void rollback() {
+        while (!undo.isEmpty()) {
+            undo.pop().run();
+        }
+        changes.clear();
+    }
+
+    private void restoreSession(String id, Session previous) {
+        if (previous == null) {
+            world.removeSession(id);
+        } else {
+            world.putSession(previous);
+        }
+    }
+
+    private void restoreLock(String file, FileLock previous) {
+        if (previous == null) {
+            world.removeLock(file);
+        } else {
+            world.putLock(previous);
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.baton.store;
+
+import dev.baton.lock.FileLock;
+import dev.baton.lock.NamedLock;
+import dev.baton.session.AgentKind;
+import dev.baton.session.Plan;
+import dev.baton.session.ProcessIdentity;
+import dev.baton.session.Session;
+import dev.baton.state.AuditEntry;
+import dev.baton.state.Change;
+import dev.baton.state.Snapshot;
+import dev.baton.state.Store;
+import dev.baton.state.StoreException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The embedded store: one SQLite file in WAL mode with synchronous=NORMAL, written through a single
+ * connection by the ledger's single writer. A commit survives a killed process once it returns.
+ */
+public final class SqliteStore implements Store {
+
+    private final Path file;
+    private final Connection connection;
+    private final PreparedStatement upsertSession;
+    private final PreparedStatement deleteSession;
+    private final PreparedStatement upsertLock;
+    private final PreparedStatement deleteLock;
+    private final PreparedStatement upsertNamed;
+    private final PreparedStatement deleteNamed;
+    private final PreparedStatement insertAudit;
+
+    public SqliteStore(Path file) {
+        this.file = file;
+        try {
+            Properties properties = new Properties();
+            properties.setProperty("journal_mode", "WAL");
+            properties.setProperty("synchronous", "NORMAL");
+            properties.setProperty("busy_timeout", "5000");
+            properties.setProperty("foreign_keys", "false");
+            connection = DriverManager.getConnection("jdbc:sqlite:" + file, properties);
+            connection.setAutoCommit(false);
+            Migrations.apply(connection);
+            upsertSession = connection.prepareStatement("""
+                    INSERT OR REPLACE INTO sessions (id, agent, pid, pid_start_ms, host, cwd, repo_root, started_ms,
+                        heartbeat_ms, name, parent_id, key_hash, plan_goal, plan_task, plan_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+            deleteSession = connection.prepareStatement("DELETE FROM sessions WHERE id = ?");
+            upsertLock = connection.prepareStatement("""
+                    INSERT OR REPLACE INTO locks (file, session_id, acquired_ms, last_edit_ms, edit_in_flight)
+                    VALUES (?, ?, ?, ?, ?)""");
+            deleteLock = connection.prepareStatement("DELETE FROM locks WHERE file = ?");
+            upsertNamed = connection.prepareStatement("""
+                    INSERT OR REPLACE INTO named_locks (name, pid, pid_start_ms, host, acquired_ms, purpose)
+                    VALUES (?, ?, ?, ?, ?, ?)""");
+            deleteNamed = connection.prepareStatement("DELETE FROM named_locks WHERE name = ?");
+            insertAudit = connection.prepareStatement("""
+                    INSERT INTO audit (at_ms, action, session_id, file, reason, actor) VALUES (?, ?, ?, ?, ?, ?)""");
+        } catch (SQLException e) {
+            throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Snapshot load() {
+        try {
+            List<Session> sessions = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM sessions");
+                 ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(readSession(rs));
+                }
+            }
+            List<FileLock> locks = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM locks");
+                 ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    locks.add(new FileLock(rs.getString("file"), rs.getString("session_id"),
+                            instant(rs, "acquired_ms"), instant(rs, "last_edit_ms"), rs.getInt("edit_in_flight") != 0));
+                }
+            }
+            List<NamedLock> named = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM named_locks");
+                 ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    named.add(new NamedLock(rs.getString("name"),
+                            new ProcessIdentity(rs.getLong("pid"), instant(rs, "pid_start_ms")),
+                            rs.getString("host"), instant(rs, "acquired_ms"), rs.getString("purpose")));
+                }
+            }
+            connection.commit();
+            return new Snapshot(sessions, locks, named);
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Session readSession(ResultSet rs) throws SQLException {
+        long pid = rs.getLong("pid");
+        ProcessIdentity process = rs.wasNull() || pid <= 0 ? null : new ProcessIdentity(pid, instant(rs, "pid_start_ms"));
+        Instant planAt = instant(rs, "plan_ms");
+        Plan plan = planAt == null ? null : new Plan(rs.getString("plan_goal"), rs.getString("plan_task"), planAt);
+        AgentKind agent = AgentKind.fromWireName(rs.getString("agent")).orElse(AgentKind.API);
+        return new Session(rs.getString("id"), agent, process, rs.getString("host"), rs.getString("cwd"),
+                rs.getString("repo_root"), instant(rs, "started_ms"), instant(rs, "heartbeat_ms"), rs.getString("name"),
+                rs.getString("parent_id"), rs.getString("key_hash"), plan);
+    }
+
+    @Override
+    public void commit(List<Change> changes) {
+        try {
+            if (!Files.exists(file)) {
+                // SQLite would keep writing to the unlinked inode and lose everything at restart.
+                throw new SQLException("the database file " + file + " was deleted while the sidecar was running");
+            }
+            for (Change change : changes) {
+                write(change);
+            }
+            connection.commit();
+        } catch (SQLException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new StoreException("the database " + file + " refused a write: " + e.getMessage()
+                    + "; nothing of this request was applied", e);
+        }
+    }
+
+    private void write(Change change) throws SQLException {
+        if (change instanceof Change.SessionSaved saved) {
+            bindSession(saved.session());
+        } else if (change instanceof Change.SessionRemoved removed) {
+            deleteSession.setString(1, removed.session().id());
+            deleteSession.executeUpdate();
+        } else if (change instanceof Change.LockSaved saved) {
+            FileLock lock = saved.lock();
+            upsertLock.setString(1, lock.file());
+            upsertLock.setString(2, lock.sessionId());
+            upsertLock.setLong(3, lock.acquiredAt().toEpochMilli());
+            setInstant(upsertLock, 4, lock.lastEditAt());
+            upsertLock.setInt(5, lock.editInFlight() ? 1 : 0);
+            upsertLock.executeUpdate();
+        } else if (change instanceof Change.LockRemoved removed) {
+            deleteLock.setString(1, removed.lock().file());
+            deleteLock.executeUpdate();
+        } else if (change instanceof Change.NamedLockSaved saved) {
+            NamedLock lock = saved.lock();
+            upsertNamed.setString(1, lock.name());
+            upsertNamed.setLong(2, lock.holder().pid());
+            setInstant(upsertNamed, 3, lock.holder().startedAt());
+            upsertNamed.setString(4, lock.host());
+            upsertNamed.setLong(5, lock.acquiredAt().toEpochMilli());
+            upsertNamed.setString(6, lock.purpose());
+            upsertNamed.executeUpdate();
+        } else if (change instanceof Change.NamedLockRemoved removed) {
+            deleteNamed.setString(1, removed.lock().name());
+            deleteNamed.executeUpdate();
+        } else if (change instanceof Change.Audited audited) {
+            AuditEntry entry = audited.entry();
+            insertAudit.setLong(1, entry.at().toEpochMilli());
+            insertAudit.setString(2, entry.action());
+            insertAudit.setString(3, entry.sessionId());
+            insertAudit.setString(4, entry.file());
+            insertAudit.setString(5, entry.reason());
+            insertAudit.setString(6, entry.actor());
+            insertAudit.executeUpdate();
+        }
+    }
+
+    private void bindSession(Session session) throws SQLException {
+        upsertSession.setString(1, session.id());
+        upsertSession.setString(2, session.agent().wireName());
+        if (session.process() == null) {
+            upsertSession.setNull(3, Types.INTEGER);
+            upsertSession.setNull(4, Types.INTEGER);
+        } else {
+            upsertSession.setLong(3, session.process().pid());
+            setInstant(upsertSession, 4, session.process().startedAt());
+        }
+        upsertSession.setString(5, session.host());
+        upsertSession.setString(6, session.cwd());
+        upsertSession.setString(7, session.repoRoot());
+        upsertSession.setLong(8, session.startedAt().toEpochMilli());
+        upsertSession.setLong(9, session.lastHeartbeat().toEpochMilli());
+        upsertSession.setString(10, session.name());
+        upsertSession.setString(11, session.parentId());
+        upsertSession.setString(12, session.keyHash());
+        Plan plan = session.plan();
+        upsertSession.setString(13, plan == null ? null : plan.goal());
+        upsertSession.setString(14, plan == null ? null : plan.currentTask());
+        setInstant(upsertSession, 15, plan == null ? null : plan.updatedAt());
+        upsertSession.executeUpdate();
+    }
+
+    @Override
+    public List<AuditEntry> history(String target, int limit) {
+        return queryAudit("SELECT * FROM audit WHERE file = ? ORDER BY id DESC LIMIT ?", target, limit);
+    }
+
+    @Override
+    public List<AuditEntry> auditSince(long afterId, int limit) {
+        return queryAudit("SELECT * FROM audit WHERE id > ? ORDER BY id LIMIT ?", afterId, limit);
+    }
+
+    private List<AuditEntry> queryAudit(String sql, Object key, int limit) {
+        try (PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setObject(1, key);
+            query.setInt(2, limit);
+            List<AuditEntry> entries = new ArrayList<>();
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    entries.add(new AuditEntry(rs.getLong("id"), instant(rs, "at_ms"), rs.getString("action"),
+                            rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
+                }
+            }
+            connection.commit();
+            return entries;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "sqlite:" + file;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw new StoreException("closing the database failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        long millis = rs.getLong(column);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
+    }
+
+    private static void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.INTEGER);
+        } else {
+            statement.setLong(index, value.toEpochMilli());
+        }
+    }
+}
