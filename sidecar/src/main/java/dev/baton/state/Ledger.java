@@ -23,6 +23,7 @@ public final class Ledger implements AutoCloseable {
     private final Clock clock;
     private final World world;
     private final List<Consumer<List<Change>>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Interceptor> interceptors = new CopyOnWriteArrayList<>();
     private long version;
 
     public Ledger(Store store, Clock clock) {
@@ -41,6 +42,21 @@ public final class Ledger implements AutoCloseable {
 
     public void addListener(Consumer<List<Change>> listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * Runs inside every transaction that changed something, after its work and before the commit, so
+     * a module can react in the same transaction (a negotiation resolves when its file is released,
+     * an event row is written with the change it describes). It may add changes through {@code tx};
+     * those are shown to the interceptors registered after it, not to itself.
+     */
+    @FunctionalInterface
+    public interface Interceptor {
+        void beforeCommit(Transaction tx, List<Change> changes);
+    }
+
+    public void addInterceptor(Interceptor interceptor) {
+        interceptors.add(interceptor);
     }
 
     public <T> T read(Function<World, T> view) {
@@ -69,6 +85,9 @@ public final class Ledger implements AutoCloseable {
             try {
                 result = work.apply(tx);
                 if (!tx.changes().isEmpty()) {
+                    for (Interceptor interceptor : interceptors) {
+                        interceptor.beforeCommit(tx, List.copyOf(tx.changes()));
+                    }
                     store.commit(tx.changes());
                 }
             } catch (RuntimeException | Error e) {
