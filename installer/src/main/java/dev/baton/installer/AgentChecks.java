@@ -122,8 +122,8 @@ final class AgentChecks {
                 }
                 JsonNode expected = McpRegistration.entry(placement, endpoint, token);
                 String where = placement.describe() + " in " + placement.file().path();
-                if (Doctor.isCurrent(entry.get(), expected.path("url").asText(),
-                        expected.path("headers").path("Authorization").asText())) {
+                // Only the address and the credential matter; other keys may have been tuned by the user.
+                if (sameAt(entry.get(), expected, "/url") && sameAt(entry.get(), expected, "/headers/Authorization")) {
                     return Check.ok(subject, where);
                 }
                 return Check.problem(subject, where + " does not match the sidecar's current address or token",
@@ -132,6 +132,10 @@ final class AgentChecks {
         }
         return Check.problem(subject, "no " + McpRegistration.SERVER + " server registered",
                 installCommand(agent, Scope.USER) + " (without --no-mcp)");
+    }
+
+    private static boolean sameAt(JsonNode actual, JsonNode expected, String pointer) {
+        return actual.at(pointer).equals(expected.at(pointer));
     }
 
     private static Optional<JsonNode> findEntry(McpRegistration.Placement placement) {

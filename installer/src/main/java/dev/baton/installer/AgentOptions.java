@@ -4,12 +4,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 
 /** The options {@code install} and {@code uninstall} share: which agents, at which scope, in which project. */
-public final class AgentOptions {
+final class AgentOptions {
 
     @Option(names = "--claude", description = "Claude Code (with neither --claude nor --copilot: both).")
     boolean claude;
@@ -42,5 +44,18 @@ public final class AgentOptions {
                     + (Files.exists(directory) ? "" : " (it does not exist)") + "; give the project's root directory.");
         }
         return new Target(agents, scope, directory);
+    }
+
+    /** Turns {@code --scope} text into a {@link Scope}, with a message listing the valid scopes. */
+    static final class ScopeConverter implements ITypeConverter<Scope> {
+
+        @Override
+        public Scope convert(String value) {
+            try {
+                return Scope.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

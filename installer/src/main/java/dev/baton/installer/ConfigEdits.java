@@ -2,7 +2,7 @@ package dev.baton.installer;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
+import java.nio.file.FileSystemException;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -42,10 +42,8 @@ final class ConfigEdits {
     }
 
     static InstallerException writeFailure(IOException e) {
-        String subject = e instanceof java.nio.file.FileSystemException fse && fse.getFile() != null
-                ? Path.of(fse.getFile()).toString()
-                : "a file";
-        String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+        String subject = e instanceof FileSystemException fse && fse.getFile() != null ? fse.getFile() : "a file";
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null
                 ? fse.getReason()
                 : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
         return new InstallerException("Cannot write " + subject + " (" + reason + "). Check its permissions and"

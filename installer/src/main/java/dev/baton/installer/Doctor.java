@@ -1,6 +1,5 @@
 package dev.baton.installer;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -136,11 +135,5 @@ public final class Doctor {
             return Check.problem(subject, path + " is not executable", "chmod 755 " + path);
         }
         return Check.ok(subject, path.toString());
-    }
-
-    /** True when the node is an MCP entry pointing at the given URL with a usable bearer header. */
-    static boolean isCurrent(JsonNode entry, String url, String expectedHeader) {
-        return url.equals(entry.path("url").asText())
-                && expectedHeader.equals(entry.path("headers").path("Authorization").asText());
     }
 }

@@ -39,7 +39,8 @@ public record InstallLayout(
         List<Path> searchPath = value(env, "PATH")
                 .map(path -> Arrays.stream(path.split(File.pathSeparator))
                         .filter(entry -> !entry.isBlank())
-                        .map(Path::of)
+                        // bash expands a literal "~/" in PATH entries, so such an entry counts too.
+                        .map(entry -> entry.startsWith("~/") ? home.resolve(entry.substring(2)) : Path.of(entry))
                         .toList())
                 .orElse(List.of());
         return new InstallLayout(

@@ -60,22 +60,21 @@ public final class Installer {
         }
         if (target.includes(Agent.COPILOT)) {
             JsonConfigFile hooks = JsonConfigFile.owned(CopilotHooks.file(layout, target.scope(), target.project()));
-            JsonConfigFile.Snapshot before = hooks.readUnparsed();
+            JsonConfigFile.Snapshot before = readLeniently(hooks);
             ObjectNode after = CopilotHooks.document(layout.hookScript());
             List<String> changes = List.of((before.exists() ? "~ " : "+ ") + "hooks for "
                     + String.join(", ", CopilotHooks.EVENTS.stream().map(CopilotHooks.EventHook::key).toList()));
-            JsonConfigFile.Snapshot parsed = before.exists() ? readLeniently(hooks, before) : before;
-            edits.add(new PlannedEdit(hooks, parsed, after, changes));
+            edits.add(new PlannedEdit(hooks, before, after, changes));
         }
         return edits;
     }
 
     /** Baton's own hook file is rewritten whatever it holds; parsing it only serves to skip identical rewrites. */
-    private static JsonConfigFile.Snapshot readLeniently(JsonConfigFile file, JsonConfigFile.Snapshot raw) {
+    private static JsonConfigFile.Snapshot readLeniently(JsonConfigFile file) throws InstallerException {
         try {
             return file.read();
         } catch (InstallerException e) {
-            return raw;
+            return file.readUnparsed();
         }
     }
 

@@ -5,7 +5,10 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
-/** What an install or uninstall acts on: which agents, at which scope, for which project directory. */
+/**
+ * What an install or uninstall acts on: which agents (an empty set means all of them), at which scope, for which
+ * project directory.
+ */
 public record Target(Set<Agent> agents, Scope scope, Path project) {
 
     public Target {

@@ -7,8 +7,10 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -59,7 +61,7 @@ final class TestMachine {
     }
 
     Target target(Scope scope, Agent... agents) {
-        return new Target(agents.length == 0 ? java.util.Set.of() : java.util.EnumSet.of(agents[0], agents), scope, project);
+        return new Target(agents.length == 0 ? Set.of() : EnumSet.of(agents[0], agents), scope, project);
     }
 
     String out() {

@@ -1,6 +1,9 @@
 package dev.baton.cli;
 
 import dev.baton.BatonVersion;
+import dev.baton.installer.DoctorCommand;
+import dev.baton.installer.InstallCommand;
+import dev.baton.installer.UninstallCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,6 +20,9 @@ import picocli.CommandLine.Command;
                 LockCommands.CleanupStale.class,
                 LockCommands.History.class,
                 ExclusiveCommand.class,
+                InstallCommand.class,
+                UninstallCommand.class,
+                DoctorCommand.class,
         })
 public final class BatonCommand implements Runnable {
 

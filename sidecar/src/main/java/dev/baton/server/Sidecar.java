@@ -55,7 +55,12 @@ public final class Sidecar implements AutoCloseable {
         BatonHome home = options.home();
         home.prepare();
         FileChannel channel = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.tryLock();
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException sameProcess) {
+            lock = null; // another sidecar in this JVM holds it
+        }
         if (lock == null) {
             channel.close();
             throw new AlreadyRunningException("a sidecar is already running on " + home.dir() + " (pid "

@@ -1,0 +1,298 @@
+package dev.baton.installer;
+
+import static dev.baton.installer.TestMachine.read;
+import static dev.baton.installer.TestMachine.resource;
+import static dev.baton.installer.TestMachine.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClaudeSettingsInstallTest {
+
+    @TempDir
+    Path temp;
+
+    TestMachine machine;
+    String hookScript;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        machine = new TestMachine(temp);
+        hookScript = machine.layout().hookScript().toString();
+    }
+
+    @Test
+    void freshInstallWritesAllFiveHooksWithAbsoluteScriptPath() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        String text = read(machine.userSettings());
+        assertThat(text).isEqualTo("""
+                {
+                  "hooks": {
+                    "PreToolUse": [
+                      {
+                        "matcher": "Edit|Write|MultiEdit|NotebookEdit",
+                        "hooks": [
+                          {
+                            "type": "command",
+                            "command": "%1$s claude PreToolUse",
+                            "timeout": 10
+                          }
+                        ]
+                      }
+                    ],
+                    "PostToolUse": [
+                      {
+                        "matcher": "Edit|Write|MultiEdit|NotebookEdit",
+                        "hooks": [
+                          {
+                            "type": "command",
+                            "command": "%1$s claude PostToolUse",
+                            "timeout": 10
+                          }
+                        ]
+                      }
+                    ],
+                    "Stop": [
+                      {
+                        "hooks": [
+                          {
+                            "type": "command",
+                            "command": "%1$s claude Stop",
+                            "timeout": 15
+                          }
+                        ]
+                      }
+                    ],
+                    "SessionStart": [
+                      {
+                        "hooks": [
+                          {
+                            "type": "command",
+                            "command": "%1$s claude SessionStart",
+                            "timeout": 15
+                          }
+                        ]
+                      }
+                    ],
+                    "SessionEnd": [
+                      {
+                        "hooks": [
+                          {
+                            "type": "command",
+                            "command": "%1$s claude SessionEnd",
+                            "timeout": 15
+                          }
+                        ]
+                      }
+                    ]
+                  }
+                }
+                """.formatted(hookScript));
+        assertThat(Path.of(hookScript)).isAbsolute().isExecutable();
+        assertThat(machine.userSettings().resolveSibling("settings.json.baton-backup")).doesNotExist();
+    }
+
+    @Test
+    void installIntoExistingSettingsKeepsEveryOtherKeyHookAndLine() throws Exception {
+        String original = resource("claude-settings.json");
+        write(machine.userSettings(), original);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        String installed = read(machine.userSettings());
+        ObjectNode before = JsonText.parseObject(original);
+        ObjectNode after = JsonText.parseObject(installed);
+        for (String key : List.of("$schema", "permissions", "env", "model", "statusLine", "cleanupPeriodDays",
+                "includeCoAuthoredBy")) {
+            assertThat(after.get(key)).as(key).isEqualTo(before.get(key));
+        }
+        assertThat(fieldNames(after)).containsExactlyElementsOf(fieldNames(before));
+        assertThat(fieldNames(after.get("hooks")))
+                .containsExactly("PreToolUse", "PostToolUse", "Notification", "Stop", "SessionStart", "SessionEnd");
+        assertThat(after.at("/hooks/PreToolUse/0")).isEqualTo(before.at("/hooks/PreToolUse/0"));
+        assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText()).isEqualTo(hookScript + " claude PreToolUse");
+        assertThat(after.at("/hooks/PostToolUse/0")).isEqualTo(before.at("/hooks/PostToolUse/0"));
+        assertThat(after.at("/hooks/Notification")).isEqualTo(before.at("/hooks/Notification"));
+        assertThat(linesWithoutCommas(installed)).containsSubsequence(linesWithoutCommas(original));
+        assertThat(read(machine.userSettings().resolveSibling("settings.json.baton-backup"))).isEqualTo(original);
+    }
+
+    @Test
+    void secondInstallLeavesTheFileByteIdenticalAndUntouched() throws Exception {
+        write(machine.userSettings(), resource("claude-settings.json"));
+        machine.install(Scope.USER, Agent.CLAUDE);
+        byte[] first = Files.readAllBytes(machine.userSettings());
+        FileTime past = FileTime.from(Instant.parse("2024-01-02T03:04:05Z"));
+        Files.setLastModifiedTime(machine.userSettings(), past);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(Files.readAllBytes(machine.userSettings())).isEqualTo(first);
+        assertThat(Files.getLastModifiedTime(machine.userSettings())).isEqualTo(past);
+        assertThat(machine.out()).containsPattern("unchanged +" + Pattern.quote(machine.userSettings().toString()) + "\n");
+    }
+
+    @Test
+    void uninstallRestoresTheOriginalBytesExactly() throws Exception {
+        String original = resource("claude-settings.json");
+        write(machine.userSettings(), original);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(machine.userSettings())).isEqualTo(original);
+        assertThat(machine.userSettings().resolveSibling("settings.json.baton-backup")).doesNotExist();
+    }
+
+    @Test
+    void uninstallRestoresAHandFormattedFileWithoutFinalNewline() throws Exception {
+        String original = resource("claude-settings-hand-edited.json");
+        write(machine.userSettings(), original);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+        assertThat(read(machine.userSettings())).contains("\"feedbackSurveyRate\": 0.10").endsWith("}\n");
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(machine.userSettings())).isEqualTo(original);
+    }
+
+    @Test
+    void uninstallAfterTheUserEditedTheFileRemovesOnlyBatonsHooks() throws Exception {
+        write(machine.userSettings(), resource("claude-settings.json"));
+        machine.install(Scope.USER, Agent.CLAUDE);
+        ObjectNode edited = JsonText.parseObject(read(machine.userSettings()));
+        edited.put("model", "sonnet");
+        write(machine.userSettings(), JsonText.render(edited));
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        ObjectNode expected = JsonText.parseObject(resource("claude-settings.json"));
+        expected.put("model", "sonnet");
+        assertThat(JsonText.parseObject(read(machine.userSettings()))).isEqualTo(expected);
+        assertThat(read(machine.userSettings())).doesNotContain(HookCommand.MARKER);
+    }
+
+    @Test
+    void uninstallDeletesASettingsFileThatInstallCreated() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(machine.userSettings()).doesNotExist();
+    }
+
+    @Test
+    void reinstallKeepsThePristineBackupAndReplacesAStaleBatonHookInPlace() throws Exception {
+        String original = resource("claude-settings.json");
+        write(machine.userSettings(), original);
+        machine.install(Scope.USER, Agent.CLAUDE);
+        String moved = read(machine.userSettings()).replace(hookScript, "/opt/old-baton/baton-hook");
+        write(machine.userSettings(), moved);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        JsonNode after = JsonText.parseObject(read(machine.userSettings()));
+        assertThat(after.at("/hooks/PreToolUse")).hasSize(2);
+        assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText()).isEqualTo(hookScript + " claude PreToolUse");
+        assertThat(read(machine.userSettings())).doesNotContain("/opt/old-baton");
+        assertThat(read(machine.userSettings().resolveSibling("settings.json.baton-backup"))).isEqualTo(original);
+    }
+
+    @Test
+    void projectAndLocalScopesWriteTheProjectsSettingsFiles() throws Exception {
+        machine.install(Scope.PROJECT, Agent.CLAUDE);
+        machine.install(Scope.LOCAL, Agent.CLAUDE);
+
+        assertThat(ClaudeSettings.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.json")))))
+                .isEmpty();
+        assertThat(ClaudeSettings.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.local.json")))))
+                .isEmpty();
+        assertThat(machine.userSettings()).doesNotExist();
+    }
+
+    @Test
+    void installKeepsTheFilesPermissions() throws Exception {
+        write(machine.userSettings(), resource("claude-settings.json"));
+        Files.setPosixFilePermissions(machine.userSettings(), PosixFilePermissions.fromString("rw-------"));
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(machine.userSettings())))
+                .isEqualTo("rw-------");
+    }
+
+    @Test
+    void installThroughASymlinkedSettingsFileEditsItsTarget() throws Exception {
+        Path dotfiles = write(machine.root.resolve("dotfiles/claude-settings.json"), resource("claude-settings.json"));
+        Files.createDirectories(machine.userSettings().getParent());
+        Files.createSymbolicLink(machine.userSettings(), dotfiles);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(Files.isSymbolicLink(machine.userSettings())).isTrue();
+        assertThat(read(dotfiles)).contains(hookScript + " claude Stop");
+    }
+
+    @Test
+    void unparseableSettingsAreRefusedAndLeftUntouched() throws Exception {
+        String broken = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\",]\n  }\n}\n";
+        write(machine.userSettings(), broken);
+
+        assertThatThrownBy(() -> machine.install(Scope.USER))
+                .isInstanceOf(InstallerException.class)
+                .hasMessageContaining(machine.userSettings().toString())
+                .hasMessageContaining("not a valid JSON object")
+                .hasMessageContaining("line 3");
+
+        assertThat(read(machine.userSettings())).isEqualTo(broken);
+        assertThat(machine.userSettings().resolveSibling("settings.json.baton-backup")).doesNotExist();
+        assertThat(machine.layout().hookScript()).doesNotExist();
+        assertThat(machine.home.resolve(".copilot")).doesNotExist();
+    }
+
+    @Test
+    void settingsWhoseHooksKeyIsNotAnObjectAreRefused() throws Exception {
+        String odd = "{\n  \"hooks\": []\n}\n";
+        write(machine.userSettings(), odd);
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+                .hasMessageContaining(machine.userSettings().toString())
+                .hasMessageContaining("\"hooks\" is an array, expected an object");
+        assertThat(read(machine.userSettings())).isEqualTo(odd);
+    }
+
+    @Test
+    void aSettingsFileHoldingAJsonArrayIsRefused() throws Exception {
+        write(machine.userSettings(), "[]\n");
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+                .hasMessageContaining("expected a JSON object but found an array");
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static List<String> linesWithoutCommas(String text) {
+        return Arrays.stream(text.split("\n")).map(line -> line.endsWith(",") ? line.substring(0, line.length() - 1) : line)
+                .toList();
+    }
+}

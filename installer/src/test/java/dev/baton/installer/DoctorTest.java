@@ -1,0 +1,160 @@
+package dev.baton.installer;
+
+import static dev.baton.installer.TestMachine.read;
+import static dev.baton.installer.TestMachine.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DoctorTest {
+
+    @TempDir
+    Path temp;
+
+    TestMachine machine;
+    HttpServer sidecar;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        machine = new TestMachine(temp);
+    }
+
+    @AfterEach
+    void stopSidecar() {
+        if (sidecar != null) {
+            sidecar.stop(0);
+        }
+    }
+
+    @Test
+    void aCompleteInstallWithALiveSidecarIsAllGreen() throws Exception {
+        startSidecar(200, "{\"status\":\"ok\",\"version\":\"0.1.0\"}");
+        machine.install(Scope.USER);
+
+        StringWriter out = new StringWriter();
+        int exit = Doctor.report(doctor().run(), new PrintWriter(out));
+
+        assertThat(out.toString()).doesNotContain("✘").contains("All checks passed.")
+                .contains("✔ sidecar          answers on 127.0.0.1:" + sidecar.getAddress().getPort())
+                .contains("✔ Claude hooks     all 5 events in " + machine.userSettings())
+                .contains("✔ Copilot hooks    all 5 events in " + machine.home.resolve(".copilot/hooks/baton.json"))
+                .contains("✔ Claude MCP       mcpServers.baton in " + machine.home.resolve(".claude.json"))
+                .contains("✔ Copilot MCP      mcpServers.baton in " + machine.home.resolve(".copilot/mcp-config.json"));
+        assertThat(exit).isZero();
+    }
+
+    @Test
+    void aMissingHookAndAMissingSidecarAreReportedWithFixes() throws Exception {
+        machine.install(Scope.USER);
+        ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
+        ((ObjectNode) settings.get("hooks")).remove("Stop");
+        write(machine.userSettings(), JsonText.render(settings));
+
+        StringWriter out = new StringWriter();
+        int exit = Doctor.report(doctor().run(), new PrintWriter(out));
+
+        assertThat(out.toString())
+                .contains("✘ sidecar          not running (no " + machine.layout().endpointFile() + ")\n"
+                        + "    fix: start it with `baton serve`")
+                .contains("✘ Claude hooks     " + machine.userSettings() + " lacks Baton's hook for Stop\n"
+                        + "    fix: baton install --claude --scope user\n")
+                .contains("2 problems found.");
+        assertThat(exit).isEqualTo(1);
+    }
+
+    @Test
+    void aSidecarThatAnswersWithAnErrorIsAProblem() throws Exception {
+        startSidecar(503, "{\"error\":{\"code\":\"STARTING\",\"message\":\"opening the database\"}}");
+        machine.install(Scope.USER);
+
+        List<Doctor.Check> checks = doctor().run();
+
+        assertThat(checks).filteredOn(check -> check.subject().equals("sidecar")).singleElement()
+                .satisfies(check -> {
+                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.detail()).contains("answered HTTP 503");
+                });
+    }
+
+    @Test
+    void aPortWithNothingListeningIsReportedAsSuch() throws Exception {
+        int freePort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            freePort = socket.getLocalPort();
+        }
+        write(machine.layout().endpointFile(), "127.0.0.1:" + freePort + "\n");
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("sidecar")).singleElement()
+                .satisfies(check -> assertThat(check.detail()).isEqualTo("nothing listens on 127.0.0.1:" + freePort));
+    }
+
+    @Test
+    void nothingInstalledReportsEachMissingPieceAndHowToInstallIt() throws Exception {
+        Files.createDirectories(machine.home.resolve(".claude"));
+
+        StringWriter out = new StringWriter();
+        int exit = Doctor.report(doctor().run(), new PrintWriter(out));
+
+        assertThat(out.toString())
+                .contains("✘ BATON_HOME")
+                .contains("✘ hook script      " + machine.layout().hookScript() + " is missing\n    fix: run `baton install`")
+                .contains("✘ Claude hooks     no Claude Code settings file holds Baton's hooks")
+                .contains("✘ Claude MCP       no baton server registered")
+                .contains("– Copilot CLI      not set up here");
+        assertThat(exit).isEqualTo(1);
+    }
+
+    @Test
+    void aBatonHomeWritableByOthersIsAProblem() throws Exception {
+        machine.install(Scope.USER);
+        Files.setPosixFilePermissions(machine.layout().batonHome(), PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("BATON_HOME")).singleElement()
+                .satisfies(check -> {
+                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.fix()).isEqualTo("chmod 700 " + machine.layout().batonHome());
+                });
+    }
+
+    @Test
+    void anMcpEntryForAnOldPortIsFlagged() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+        write(machine.layout().endpointFile(), "127.0.0.1:40404");
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
+                .satisfies(check -> assertThat(check.detail()).contains("does not match the sidecar's current address"));
+    }
+
+    private Doctor doctor() {
+        return new Doctor(machine.layout(), machine.project, Duration.ofSeconds(2));
+    }
+
+    private void startSidecar(int status, String body) throws Exception {
+        sidecar = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        sidecar.createContext("/v1/health", exchange -> {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        sidecar.start();
+        write(machine.layout().endpointFile(), "127.0.0.1:" + sidecar.getAddress().getPort() + "\n");
+    }
+}

@@ -1,0 +1,164 @@
+package dev.baton.installer;
+
+import static dev.baton.installer.TestMachine.read;
+import static dev.baton.installer.TestMachine.resource;
+import static dev.baton.installer.TestMachine.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class McpRegistrationTest {
+
+    static final String TOKEN = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    @TempDir
+    Path temp;
+
+    TestMachine machine;
+    Path batonHome;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        machine = new TestMachine(temp);
+        batonHome = machine.home.resolve(".local/state/baton");
+    }
+
+    @Test
+    void userScopeRegistersTheServerWithTheRealTokenInClaudeJson() throws Exception {
+        write(batonHome.resolve("endpoint"), "127.0.0.1:48123\n");
+        write(batonHome.resolve("token"), TOKEN + "\n");
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        JsonNode server = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton");
+        assertThat(server).isEqualTo(JsonText.parseObject("""
+                {"type": "http", "url": "http://127.0.0.1:48123/mcp",
+                 "headers": {"Authorization": "Bearer %s"}}""".formatted(TOKEN)));
+        assertThat(mode(machine.home.resolve(".claude.json"))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void existingClaudeJsonKeepsItsServersProjectsAndNumbers() throws Exception {
+        String original = resource("claude-json.json");
+        Path claudeJson = write(machine.home.resolve(".claude.json"), original);
+        write(batonHome.resolve("token"), TOKEN);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        ObjectNode before = JsonText.parseObject(original);
+        ObjectNode after = JsonText.parseObject(read(claudeJson));
+        ((ObjectNode) after.get("mcpServers")).remove("baton");
+        assertThat(after).isEqualTo(before);
+        assertThat(read(claudeJson)).contains("\"lastCost\": 1.2345", "\"env\": {}", "\"allowedTools\": []");
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(claudeJson)).isEqualTo(original);
+    }
+
+    @Test
+    void projectScopeReferencesTheTokenVariableInsteadOfTheSecret() throws Exception {
+        write(batonHome.resolve("token"), TOKEN);
+
+        machine.install(Scope.PROJECT, Agent.CLAUDE);
+
+        String mcpJson = read(machine.project.resolve(".mcp.json"));
+        assertThat(mcpJson).contains("\"Authorization\": \"Bearer ${BATON_TOKEN}\"").doesNotContain(TOKEN);
+        assertThat(machine.out()).contains("BATON_TOKEN");
+    }
+
+    @Test
+    void localScopeRegistersTheServerUnderTheProjectInClaudeJson() throws Exception {
+        write(batonHome.resolve("token"), TOKEN);
+
+        machine.install(Scope.LOCAL, Agent.CLAUDE);
+
+        ObjectNode claudeJson = JsonText.parseObject(read(machine.home.resolve(".claude.json")));
+        assertThat(claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/headers/Authorization")
+                .asText()).isEqualTo("Bearer " + TOKEN);
+        assertThat(machine.project.resolve(".mcp.json")).doesNotExist();
+
+        machine.uninstall(Scope.LOCAL, Agent.CLAUDE);
+        assertThat(machine.home.resolve(".claude.json")).doesNotExist();
+    }
+
+    @Test
+    void copilotGetsTheServerWithAllToolsNextToItsOtherServers() throws Exception {
+        String original = resource("copilot-mcp-config.json");
+        Path config = write(machine.home.resolve(".copilot/mcp-config.json"), original);
+        write(batonHome.resolve("token"), TOKEN);
+        machine.env.put("BATON_PORT", "7999");
+
+        machine.install(Scope.USER, Agent.COPILOT);
+
+        JsonNode servers = JsonText.parseObject(read(config)).get("mcpServers");
+        assertThat(servers.get("playwright")).isEqualTo(JsonText.parseObject(original).at("/mcpServers/playwright"));
+        assertThat(servers.get("baton")).isEqualTo(JsonText.parseObject("""
+                {"type": "http", "url": "http://127.0.0.1:7999/mcp",
+                 "headers": {"Authorization": "Bearer %s"}, "tools": ["*"]}""".formatted(TOKEN)));
+
+        machine.uninstall(Scope.USER, Agent.COPILOT);
+        assertThat(read(config)).isEqualTo(original);
+    }
+
+    @Test
+    void theDefaultPortIs7433() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/url").asText())
+                .isEqualTo("http://127.0.0.1:7433/mcp");
+    }
+
+    @Test
+    void aMissingTokenIsCreatedLikeTheSidecarDoes() throws Exception {
+        machine.env.put("XDG_STATE_HOME", machine.root.resolve("state").toString());
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        Path home = machine.root.resolve("state/baton");
+        String token = read(home.resolve("token"));
+        assertThat(token).matches("[0-9a-f]{64}");
+        assertThat(mode(home.resolve("token"))).isEqualTo("rw-------");
+        assertThat(mode(home)).isEqualTo("rwx------");
+        assertThat(read(machine.home.resolve(".claude.json"))).contains("Bearer " + token);
+    }
+
+    @Test
+    void noMcpLeavesTheMcpFilesAlone() throws Exception {
+        machine.installer().install(machine.target(Scope.USER), false, false);
+
+        assertThat(machine.home.resolve(".claude.json")).doesNotExist();
+        assertThat(machine.home.resolve(".copilot/mcp-config.json")).doesNotExist();
+        assertThat(batonHome.resolve("token")).doesNotExist();
+        assertThat(machine.userSettings()).exists();
+    }
+
+    @Test
+    void aMovedSidecarPortUpdatesTheEntryInPlace() throws Exception {
+        write(batonHome.resolve("token"), TOKEN);
+        machine.install(Scope.USER, Agent.CLAUDE);
+        write(batonHome.resolve("endpoint"), "127.0.0.1:50001");
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(machine.out()).contains("~ MCP server baton");
+        assertThat(read(machine.home.resolve(".claude.json"))).contains("http://127.0.0.1:50001/mcp");
+        McpRegistration.Placement placement =
+                McpRegistration.claude(machine.layout(), new Target(EnumSet.of(Agent.CLAUDE), Scope.USER, machine.project));
+        assertThat(McpRegistration.find(JsonText.parseObject(read(machine.home.resolve(".claude.json"))), placement))
+                .isPresent();
+    }
+
+    private static String mode(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+}

@@ -1,0 +1,141 @@
+package dev.baton.installer;
+
+import static dev.baton.installer.TestMachine.read;
+import static dev.baton.installer.TestMachine.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProgramFilesTest {
+
+    @TempDir
+    Path temp;
+
+    TestMachine machine;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        machine = new TestMachine(temp);
+    }
+
+    @Test
+    void installCopiesTheHookScriptAsAnExecutableAndLinksItFromTheBinDirectory() throws Exception {
+        machine.install(Scope.USER);
+
+        Path script = machine.home.resolve(".local/share/baton/hooks/baton-hook");
+        assertThat(Files.readAllBytes(script)).isEqualTo(TestMachine.SCRIPT.content());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(script))).isEqualTo("rwxr-xr-x");
+        Path link = machine.home.resolve(".local/bin/baton-hook");
+        assertThat(Files.readSymbolicLink(link)).isEqualTo(script);
+    }
+
+    @Test
+    void installCopiesTheRunningJarAndWritesALauncherThatRunsIt() throws Exception {
+        machine.install(Scope.USER);
+
+        Path jar = machine.home.resolve(".local/share/baton/lib/baton.jar");
+        assertThat(Files.readAllBytes(jar)).isEqualTo(Files.readAllBytes(machine.jar));
+        Path launcher = machine.home.resolve(".local/bin/baton");
+        assertThat(read(launcher)).isEqualTo("""
+                #!/usr/bin/env bash
+                # Baton launcher, written by `baton install`; `baton uninstall --purge` removes it.
+                exec java ${BATON_JAVA_OPTS} -jar "%s" "$@"
+                """.formatted(jar));
+        assertThat(launcher).isExecutable();
+    }
+
+    @Test
+    void theLauncherUsesJavaHomeWhenItIsSet() throws Exception {
+        machine.env.put("JAVA_HOME", "/opt/jdk-17");
+
+        machine.install(Scope.USER);
+
+        assertThat(read(machine.layout().launcher())).contains("exec \"/opt/jdk-17/bin/java\" ${BATON_JAVA_OPTS} -jar ");
+    }
+
+    @Test
+    void theLauncherActuallyRunsJavaWithTheOptionsAndArguments() throws Exception {
+        Path fakeJavaHome = machine.root.resolve("jdk");
+        write(fakeJavaHome.resolve("bin/java"), "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(fakeJavaHome.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        machine.env.put("JAVA_HOME", fakeJavaHome.toString());
+        machine.install(Scope.USER);
+
+        ProcessBuilder run = new ProcessBuilder(machine.layout().launcher().toString(), "status", "--json");
+        run.environment().put("BATON_JAVA_OPTS", "-Xmx64m -Dbaton.quiet=true");
+        run.redirectErrorStream(true);
+        Process process = run.start();
+        assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
+                "-Xmx64m", "-Dbaton.quiet=true", "-jar", machine.layout().installedJar().toString(), "status", "--json");
+    }
+
+    @Test
+    void runningFromAClassesDirectoryPointsTheLauncherAtTheClassPathAndSaysSo() throws Exception {
+        Path classes = Files.createDirectories(machine.root.resolve("build/classes"));
+        StringWriter out = new StringWriter();
+        Installer installer = new Installer(machine.layout(), TestMachine.SCRIPT,
+                new ProgramSource(classes, classes + ":/repo/lib/picocli.jar"), new PrintWriter(out), new PrintWriter(new StringWriter()));
+
+        installer.install(machine.target(Scope.USER), false, false);
+
+        assertThat(machine.layout().installedJar()).doesNotExist();
+        assertThat(read(machine.layout().launcher()))
+                .contains("-cp \"" + classes + ":/repo/lib/picocli.jar\" dev.baton.cli.BatonCommand \"$@\"");
+        assertThat(out.toString()).contains("not running from a jar; the launcher runs the classes in " + classes);
+    }
+
+    @Test
+    void aMissingBinDirectoryOnPathIsAWarningNotAFailure() throws Exception {
+        machine.env.put("PATH", "/usr/bin:/bin");
+
+        int exit = machine.install(Scope.USER);
+
+        assertThat(exit).isZero();
+        assertThat(machine.err()).contains("warning: " + machine.home.resolve(".local/bin") + " is not on PATH");
+    }
+
+    @Test
+    void anUnrelatedProgramNamedBatonIsNeitherOverwrittenNorPurged() throws Exception {
+        Path other = write(machine.layout().launcher(), "#!/bin/sh\necho 'the other baton'\n");
+
+        machine.install(Scope.USER);
+        machine.uninstaller().uninstall(machine.target(Scope.USER), true, false);
+
+        assertThat(read(other)).isEqualTo("#!/bin/sh\necho 'the other baton'\n");
+    }
+
+    @Test
+    void uninstallKeepsTheProgramFilesUnlessPurged() throws Exception {
+        machine.install(Scope.USER);
+
+        machine.uninstall(Scope.USER);
+        assertThat(machine.layout().launcher()).exists();
+        assertThat(machine.layout().hookScript()).exists();
+
+        machine.uninstaller().uninstall(machine.target(Scope.USER), true, false);
+        assertThat(machine.layout().launcher()).doesNotExist();
+        assertThat(machine.layout().hookScript()).doesNotExist();
+        assertThat(machine.layout().installedJar()).doesNotExist();
+        assertThat(Files.exists(machine.layout().hookLink(), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    }
+
+    @Test
+    void aHomeWithSpacesIsQuotedInTheHookCommands() throws Exception {
+        machine.env.put("XDG_DATA_HOME", machine.root.resolve("My Data").toString());
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(machine.userSettings()))
+                .contains("\"command\": \"'" + machine.root.resolve("My Data/baton/hooks/baton-hook") + "' claude Stop\"");
+    }
+}
