@@ -23,6 +23,7 @@ public final class LockTable {
 
     /** How often a waiting acquire looks again even without a commit: a holder may exit silently. */
     private static final Duration RECHECK = Duration.ofMillis(500);
+    static final Duration HEARTBEAT_RESOLUTION = Duration.ofSeconds(5);
 
     private final Ledger ledger;
     private final HolderLiveness liveness;
@@ -91,7 +92,7 @@ public final class LockTable {
                 attempt.mine.put(file, held);
             }
         }
-        tx.saveSession(session.withHeartbeat(tx.now()));
+        heartbeat(tx, session);
         if (request.allOrNothing() && !attempt.blocked.isEmpty()) {
             attempt.refused.addAll(free);
         } else {
@@ -112,6 +113,16 @@ public final class LockTable {
         }
         attempt.blocked.forEach((file, lock) -> attempt.holders.put(file, holderView(world, lock)));
         return attempt;
+    }
+
+    /**
+     * Records that the session was heard from. Heartbeats matter at minute scale (the TTL is 30 min),
+     * so one is written at most every few seconds: a store write saved on most lock operations.
+     */
+    static void heartbeat(Transaction tx, Session session) {
+        if (Duration.between(session.lastHeartbeat(), tx.now()).compareTo(HEARTBEAT_RESOLUTION) >= 0) {
+            tx.saveSession(session.withHeartbeat(tx.now()));
+        }
     }
 
     /** A subagent may edit what its parent holds; siblings and strangers may not. */
@@ -155,7 +166,7 @@ public final class LockTable {
                     notHeld.add(file);
                 }
             }
-            tx.saveSession(session.withHeartbeat(tx.now()));
+            heartbeat(tx, session);
             return new ReleaseOutcome(released, notHeld);
         });
     }
@@ -164,7 +175,7 @@ public final class LockTable {
         return ledger.write(tx -> {
             Session session = requireSession(tx.world(), sessionId);
             List<String> released = releaseAllOf(tx, session.id(), reason, null);
-            tx.saveSession(session.withHeartbeat(tx.now()));
+            heartbeat(tx, session);
             return new ReleaseOutcome(released, List.of());
         });
     }
@@ -187,7 +198,7 @@ public final class LockTable {
                         .filter(lock -> sharedWith(session, lock))
                         .ifPresent(lock -> tx.saveLock(lock.withEditDone(tx.now()), false));
             }
-            tx.saveSession(session.withHeartbeat(tx.now()));
+            heartbeat(tx, session);
             return null;
         });
     }
@@ -219,7 +230,7 @@ public final class LockTable {
                     kept.add(seen.file());
                 }
             }
-            tx.saveSession(session.withHeartbeat(tx.now()));
+            heartbeat(tx, session);
             return new ReleaseOutcome(released, kept);
         });
     }

@@ -34,8 +34,7 @@ final class Migrations {
                 acquired_ms INTEGER NOT NULL,
                 last_edit_ms INTEGER,
                 edit_in_flight INTEGER NOT NULL DEFAULT 0
-            );
-            CREATE INDEX locks_by_session ON locks(session_id);
+            ) WITHOUT ROWID;
             CREATE TABLE named_locks (
                 name TEXT PRIMARY KEY,
                 pid INTEGER NOT NULL,

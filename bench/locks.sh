@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Lock throughput and latency over HTTP, start-up time, flatness with 1k/10k/100k held locks, RSS.
+# Usage: bench/locks.sh [seconds-per-run]   (prints markdown table rows)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -B -q install -DskipTests
+mvn -B -q -pl sidecar test-compile
+cp="sidecar/target/test-classes:sidecar/target/classes:$(mvn -B -q -pl sidecar dependency:build-classpath -Dmdep.outputFile=/dev/stdout)"
+echo "| scenario | clients | acquire+release pairs/s | acquire p50 ms | acquire p99 ms |"
+echo "|---|---|---|---|---|"
+java -cp "$cp" dev.baton.bench.LockBench sidecar/target/baton.jar "${1:-5}"

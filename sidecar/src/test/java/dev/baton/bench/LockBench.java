@@ -1,0 +1,160 @@
+package dev.baton.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The lock benchmark of docs/PERFORMANCE.md: a real sidecar process (the shaded jar) driven over
+ * HTTP keep-alive connections. Prints one markdown table row per measurement.
+ * Usage: LockBench JAR [seconds-per-run]
+ */
+public final class LockBench {
+
+    private LockBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of(args[0]);
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        Path home = Files.createTempDirectory("baton-bench");
+        ProcessBuilder builder = new ProcessBuilder("java", "-jar", jar.toString(), "serve", "--port", "0")
+                .redirectErrorStream(true).redirectOutput(home.resolve("out.log").toFile());
+        builder.environment().put("BATON_HOME", home.toString());
+        long spawned = System.nanoTime();
+        Process sidecar = builder.start();
+        try {
+            int port = awaitPort(home);
+            String token = Files.readString(home.resolve("token")).trim();
+            long firstServed = awaitHealth(port);
+            System.out.printf(Locale.ROOT, "| start-up to first served request | %.0f ms |%n", (firstServed - spawned) / 1e6);
+            for (int clients : new int[] {1, 4, 16, 64}) {
+                report("no other locks held", clients, run(port, token, clients, seconds, "c" + clients));
+            }
+            int held = 0;
+            for (int target : new int[] {1_000, 10_000, 100_000}) {
+                held = preload(port, token, held, target);
+                report(String.format(Locale.ROOT, "%,d locks held", target), 1, run(port, token, 1, seconds, "h1-" + target));
+                report(String.format(Locale.ROOT, "%,d locks held", target), 16, run(port, token, 16, seconds, "h16-" + target));
+            }
+            System.out.printf(Locale.ROOT, "| RSS of the sidecar with 100,000 locks held | %d MiB |%n", rssMiB(sidecar.pid()));
+        } finally {
+            sidecar.destroy();
+            sidecar.waitFor();
+        }
+    }
+
+    record Result(double pairsPerSecond, double p50Micros, double p99Micros) {
+    }
+
+    private static void report(String scenario, int clients, Result result) {
+        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f |%n", scenario, clients, result.pairsPerSecond,
+                result.p50Micros / 1000, result.p99Micros / 1000);
+    }
+
+    /** Each client owns a session and loops acquire+release of its own file; acquire latency is sampled. */
+    private static Result run(int port, String token, int clients, int seconds, String tag) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        CountDownLatch ready = new CountDownLatch(clients);
+        CountDownLatch go = new CountDownLatch(1);
+        long[] deadline = new long[1];
+        List<Future<long[]>> futures = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            String session = tag + "-" + c;
+            futures.add(pool.submit(() -> {
+                try (RawHttpClient client = new RawHttpClient(port, token)) {
+                    client.send("POST", "/v1/sessions", "{\"session_id\":\"" + session + "\",\"agent\":\"api\"}");
+                    String acquire = "{\"session_id\":\"" + session + "\",\"files\":[\"/bench/" + session + ".txt\"]}";
+                    for (int i = 0; i < 200; i++) { // warm-up
+                        client.send("POST", "/v1/locks/acquire", acquire);
+                        client.send("POST", "/v1/locks/release", acquire);
+                    }
+                    ready.countDown();
+                    go.await();
+                    long[] samples = new long[1 << 20];
+                    int n = 0;
+                    while (System.nanoTime() < deadline[0] && n < samples.length) {
+                        long t0 = System.nanoTime();
+                        if (client.send("POST", "/v1/locks/acquire", acquire) != 200) {
+                            throw new IllegalStateException("acquire failed: " + client.lastBody);
+                        }
+                        samples[n++] = System.nanoTime() - t0;
+                        client.send("POST", "/v1/locks/release", acquire);
+                    }
+                    return Arrays.copyOf(samples, n);
+                }
+            }));
+        }
+        ready.await();
+        long start = System.nanoTime();
+        deadline[0] = start + Duration.ofSeconds(seconds).toNanos();
+        go.countDown();
+        List<long[]> all = new ArrayList<>();
+        for (Future<long[]> future : futures) {
+            all.add(future.get());
+        }
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        return new Result(merged.length / elapsed, merged[merged.length / 2] / 1000.0,
+                merged[(int) Math.min(merged.length - 1, Math.floor(merged.length * 0.99))] / 1000.0);
+    }
+
+    private static int preload(int port, String token, int from, int to) throws IOException {
+        try (RawHttpClient client = new RawHttpClient(port, token)) {
+            client.send("POST", "/v1/sessions", "{\"session_id\":\"filler\",\"agent\":\"api\"}");
+            for (int start = from; start < to; start += 1000) {
+                StringBuilder files = new StringBuilder();
+                for (int i = start; i < Math.min(to, start + 1000); i++) {
+                    files.append(i == start ? "" : ",").append("\"/held/dir-").append(i % 97).append("/f-").append(i).append('"');
+                }
+                int status = client.send("POST", "/v1/locks/acquire", "{\"session_id\":\"filler\",\"files\":[" + files + "]}");
+                if (status != 200) {
+                    throw new IllegalStateException("preload failed: " + client.lastBody);
+                }
+            }
+        }
+        return to;
+    }
+
+    private static int awaitPort(Path home) throws Exception {
+        Path endpoint = home.resolve("endpoint");
+        for (int i = 0; i < 600; i++) {
+            if (Files.exists(endpoint)) {
+                String text = Files.readString(endpoint).trim();
+                if (!text.isEmpty()) {
+                    return Integer.parseInt(text.substring(text.indexOf(':') + 1));
+                }
+            }
+            Thread.sleep(5); // polling a file the sidecar writes; bounded to 3 s
+        }
+        throw new IllegalStateException("the sidecar did not start; see " + home.resolve("out.log"));
+    }
+
+    private static long awaitHealth(int port) throws Exception {
+        try (RawHttpClient client = new RawHttpClient(port, "")) {
+            if (client.send("GET", "/v1/health", null) != 200) {
+                throw new IllegalStateException("health failed");
+            }
+            return System.nanoTime();
+        }
+    }
+
+    private static long rssMiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+            }
+        }
+        return -1;
+    }
+}
