@@ -11,9 +11,10 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The single writer: every change to Baton's state runs here, one at a time, and is committed to
- * the store before the caller gets an answer. Waiters park on {@link #awaitChange} and wake on
- * the next commit; listeners see each commit's changes in order.
+ * The single writer: every change to Baton's state runs here, one at a time, and is durable in the
+ * store before the caller gets an answer (concurrent writers share one commit: {@link CommitQueue}).
+ * Waiters park on {@link #awaitChange} and wake on the next change; listeners see each durable
+ * transaction's changes in commit order.
  */
 public final class Ledger implements AutoCloseable {
 
@@ -24,12 +25,14 @@ public final class Ledger implements AutoCloseable {
     private final World world;
     private final List<Consumer<List<Change>>> listeners = new CopyOnWriteArrayList<>();
     private final List<Interceptor> interceptors = new CopyOnWriteArrayList<>();
+    private final CommitQueue commits;
     private long version;
 
     public Ledger(Store store, Clock clock) {
         this.store = store;
         this.clock = clock;
         this.world = new World(store.load());
+        this.commits = new CommitQueue(monitor, store, listeners);
     }
 
     public Clock clock() {
@@ -78,32 +81,36 @@ public final class Ledger implements AutoCloseable {
     }
 
     public <T> Tracked<T> writeTracked(Function<Transaction, T> work) {
+        CommitQueue.Pending pending = null;
+        T result;
+        long after;
         monitor.lock();
         try {
             Transaction tx = new Transaction(world, clock.instant().truncatedTo(ChronoUnit.MILLIS));
-            T result;
             try {
                 result = work.apply(tx);
                 if (!tx.changes().isEmpty()) {
                     for (Interceptor interceptor : interceptors) {
                         interceptor.beforeCommit(tx, List.copyOf(tx.changes()));
                     }
-                    store.commit(tx.changes());
                 }
             } catch (RuntimeException | Error e) {
                 tx.rollback();
                 throw e;
             }
             if (!tx.changes().isEmpty()) {
+                pending = commits.enqueue(tx);
                 version++;
                 changed.signalAll();
-                List<Change> committed = List.copyOf(tx.changes());
-                listeners.forEach(listener -> listener.accept(committed));
             }
-            return new Tracked<>(result, version);
+            after = version;
         } finally {
             monitor.unlock();
         }
+        if (pending != null) {
+            commits.awaitDurable(pending);
+        }
+        return new Tracked<>(result, after);
     }
 
     public long version() {
@@ -147,6 +154,7 @@ public final class Ledger implements AutoCloseable {
 
     @Override
     public void close() {
+        commits.drain();
         monitor.lock();
         try {
             store.close();

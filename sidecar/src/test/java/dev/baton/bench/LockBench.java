@@ -27,7 +27,13 @@ public final class LockBench {
         Path jar = Path.of(args[0]);
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path home = Files.createTempDirectory("baton-bench");
-        ProcessBuilder builder = new ProcessBuilder("java", "-jar", jar.toString(), "serve", "--port", "0")
+        List<String> command = new ArrayList<>(List.of("java"));
+        String extra = System.getenv("BENCH_SIDECAR_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-jar", jar.toString(), "serve", "--port", "0"));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(home.resolve("out.log").toFile());
         builder.environment().put("BATON_HOME", home.toString());
         long spawned = System.nanoTime();
