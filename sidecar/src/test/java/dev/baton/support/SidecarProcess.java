@@ -1,0 +1,85 @@
+package dev.baton.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+
+/** A sidecar in its own JVM (so it can be SIGKILLed), started from the test classpath on port 0. */
+public final class SidecarProcess implements AutoCloseable {
+
+    private final Path home;
+    private final Process process;
+    private final int port;
+
+    private SidecarProcess(Path home, Process process, int port) {
+        this.home = home;
+        this.process = process;
+        this.port = port;
+    }
+
+    public static SidecarProcess start(Path home) {
+        try {
+            Files.deleteIfExists(home.resolve("endpoint"));
+            ProcessBuilder builder = new BatonCli(home, home).builder("serve", "--port", "0")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("sidecar.log").toFile()));
+            Process process = builder.start();
+            Path endpoint = home.resolve("endpoint");
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !process.isAlive() || (Files.exists(endpoint) && !Files.readString(endpoint).isBlank()));
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the sidecar exited with " + process.exitValue() + "; see " + home.resolve("sidecar.log"));
+            }
+            String text = Files.readString(endpoint).trim();
+            return new SidecarProcess(home, process, Integer.parseInt(text.substring(text.indexOf(':') + 1)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String token() {
+        try {
+            return Files.readString(home.resolve("token")).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** SIGKILL: no shutdown hook runs, nothing is flushed. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the sidecar survived SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    kill();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
