@@ -54,7 +54,13 @@ public final class Sidecar implements AutoCloseable {
             throws IOException {
         BatonHome home = options.home();
         home.prepare();
-        FileChannel channel = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new IOException(home.dir() + " is not writable (" + e.getReason() + "); the sidecar keeps its"
+                    + " database there and must be able to write it", e);
+        }
         FileLock lock;
         try {
             lock = channel.tryLock();

@@ -74,14 +74,20 @@ final class Migrations {
         }
         for (int version = current + 1; version <= SCRIPTS.size(); version++) {
             try (Statement statement = connection.createStatement()) {
-                for (String sql : SCRIPTS.get(version - 1).split(";")) {
-                    if (!sql.isBlank()) {
-                        statement.execute(sql);
+                statement.execute("BEGIN IMMEDIATE");
+                try {
+                    for (String sql : SCRIPTS.get(version - 1).split(";")) {
+                        if (!sql.isBlank()) {
+                            statement.execute(sql);
+                        }
                     }
+                    statement.execute("PRAGMA user_version = " + version);
+                    statement.execute("COMMIT");
+                } catch (SQLException e) {
+                    statement.execute("ROLLBACK");
+                    throw e;
                 }
-                statement.execute("PRAGMA user_version = " + version);
             }
-            connection.commit();
         }
     }
 }

@@ -49,7 +49,9 @@ public final class SqliteStore implements Store {
             properties.setProperty("busy_timeout", "5000");
             properties.setProperty("foreign_keys", "false");
             connection = DriverManager.getConnection("jdbc:sqlite:" + file, properties);
-            connection.setAutoCommit(false);
+            // Transactions are begun and ended by hand: after SQLITE_FULL or SQLITE_IOERR, SQLite
+            // rolls back by itself and the driver's own bookkeeping would no longer match it.
+            connection.setAutoCommit(true);
             Migrations.apply(connection);
             upsertSession = connection.prepareStatement("""
                     INSERT OR REPLACE INTO sessions (id, agent, pid, pid_start_ms, host, cwd, repo_root, started_ms,
@@ -98,7 +100,6 @@ public final class SqliteStore implements Store {
                             rs.getString("host"), instant(rs, "acquired_ms"), rs.getString("purpose")));
                 }
             }
-            connection.commit();
             return new Snapshot(sessions, locks, named);
         } catch (SQLException e) {
             throw new StoreException("cannot read the database " + file + ": " + e.getMessage(), e);
@@ -123,15 +124,19 @@ public final class SqliteStore implements Store {
                 // SQLite would keep writing to the unlinked inode and lose everything at restart.
                 throw new SQLException("the database file " + file + " was deleted while the sidecar was running");
             }
+            execute("BEGIN IMMEDIATE");
             for (Change change : changes) {
                 write(change);
             }
-            connection.commit();
+            execute("COMMIT");
         } catch (SQLException e) {
             try {
-                connection.rollback();
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
+                execute("ROLLBACK");
+            } catch (SQLException alreadyEnded) {
+                // SQLite ends the transaction by itself on SQLITE_FULL and some I/O errors.
+                if (!String.valueOf(alreadyEnded.getMessage()).contains("no transaction is active")) {
+                    e.addSuppressed(alreadyEnded);
+                }
             }
             throw new StoreException("the database " + file + " refused a write: " + e.getMessage()
                     + "; nothing of this request was applied", e);
@@ -176,6 +181,12 @@ public final class SqliteStore implements Store {
             insertAudit.setString(5, entry.reason());
             insertAudit.setString(6, entry.actor());
             insertAudit.executeUpdate();
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (java.sql.Statement statement = connection.createStatement()) {
+            statement.execute(sql);
         }
     }
 
@@ -225,7 +236,6 @@ public final class SqliteStore implements Store {
                             rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
                 }
             }
-            connection.commit();
             return entries;
         } catch (SQLException e) {
             throw new StoreException("cannot read the audit log: " + e.getMessage(), e);

@@ -1,0 +1,110 @@
+package dev.baton.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.home.BatonHome;
+import dev.baton.server.Sidecar;
+import dev.baton.server.SidecarOptions;
+import dev.baton.support.TempSidecar;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One test per security promise of the sidecar. */
+class SecurityTest {
+
+    @TempDir Path home;
+
+    @Test
+    void theSidecarListensOnLoopbackOnly() throws Exception {
+        try (TempSidecar sidecar = TempSidecar.start(home)) {
+            String port = String.format(Locale.ROOT, "%04X", sidecar.port());
+            List<String> sockets = new java.util.ArrayList<>(listening(Path.of("/proc/net/tcp"), port));
+            sockets.addAll(listening(Path.of("/proc/net/tcp6"), port));
+
+            // 127.0.0.1 as IPv4, or as an IPv4-mapped IPv6 address on a dual-stack socket.
+            assertThat(sockets).isNotEmpty().allSatisfy(address -> assertThat(address)
+                    .isIn("0100007F:" + port, "0000000000000000FFFF00000100007F:" + port));
+        }
+    }
+
+    /** Local addresses of sockets in LISTEN state (0A) on the port, as the kernel lists them. */
+    private static List<String> listening(Path table, String port) throws IOException {
+        if (!Files.exists(table)) {
+            return List.of();
+        }
+        return Files.readAllLines(table).stream().skip(1)
+                .map(line -> line.trim().split("\\s+"))
+                .filter(fields -> fields[1].endsWith(":" + port) && fields[3].equals("0A"))
+                .map(fields -> fields[1])
+                .toList();
+    }
+
+    @Test
+    void aDnsRebindingHostHeaderIsRefused() throws Exception {
+        try (TempSidecar sidecar = TempSidecar.start(home)) {
+            String rebinding = rawGet(sidecar, "attacker.example:" + sidecar.port());
+            String loopback = rawGet(sidecar, "localhost:" + sidecar.port());
+
+            assertThat(rebinding).startsWith("HTTP/1.1 403").contains("FORBIDDEN");
+            assertThat(loopback).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    private static String rawGet(TempSidecar sidecar, String host) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", sidecar.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /v1/status HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + sidecar.token()
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void noRequestWithoutTheTokenChangesAnything() {
+        try (TempSidecar sidecar = TempSidecar.start(home)) {
+            sidecar.register("a", "cli", null);
+            for (String path : List.of("/v1/sessions", "/v1/locks/acquire", "/v1/locks/release", "/v1/locks/force-release",
+                    "/v1/cleanup-stale", "/v1/named-locks/acquire")) {
+                var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(sidecar.base() + path))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(
+                                Map.of("session_id", "a", "files", List.of("/x"), "file", "/x", "name", "n", "pid", 1))))
+                        .build();
+                assertThat(sidecar.send(request).status()).as(path).isEqualTo(401);
+            }
+            assertThat(sidecar.get("/v1/locks").body().path("locks").size()).isZero();
+            assertThat(sidecar.get("/v1/sessions").body().path("sessions").size()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theSidecarRefusesAHomeThatOthersCanWrite() throws Exception {
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
+                .isInstanceOf(IOException.class).hasMessageContaining("writable by other users").hasMessageContaining("chmod 700");
+        assertThat(home.resolve("token")).doesNotExist();
+    }
+
+    @Test
+    void aNewHomeIsCreatedOwnerOnlyAndTheTokenIs0600() throws Exception {
+        Path fresh = home.resolve("nested/baton");
+        try (TempSidecar sidecar = TempSidecar.start(fresh)) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh))).isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh.resolve("token")))).isEqualTo("rw-------");
+        }
+    }
+}
