@@ -1,7 +1,6 @@
 package dev.baton.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.baton.state.BatonException;
@@ -20,12 +19,11 @@ public final class Bodies {
         if (body.length == 0) {
             throw BatonException.invalid("the request body is empty; send a JSON object");
         }
+        if (firstSignificantByte(body) != '{') {
+            throw BatonException.invalid("the request body must be a JSON object");
+        }
         try {
-            JsonNode tree = Json.mapper().readTree(body);
-            if (tree == null || !tree.isObject()) {
-                throw BatonException.invalid("the request body must be a JSON object");
-            }
-            return Json.mapper().treeToValue(tree, type);
+            return Json.mapper().readValue(body, type);
         } catch (UnrecognizedPropertyException e) {
             throw BatonException.invalid("unknown field '" + e.getPropertyName() + "'; known fields: "
                     + e.getKnownPropertyIds());
@@ -38,6 +36,15 @@ public final class Bodies {
         } catch (IllegalArgumentException e) {
             throw BatonException.invalid("the request body does not fit: " + e.getMessage());
         }
+    }
+
+    private static int firstSignificantByte(byte[] body) {
+        for (byte b : body) {
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return b;
+            }
+        }
+        return -1;
     }
 
     private static String fieldPath(MismatchedInputException e) {
