@@ -269,6 +269,17 @@ class HttpApiTest {
     }
 
     @Test
+    void a64MiBBodyIsReadAndJudgedOnItsContentNotRefusedForSize() {
+        sidecar.register("a", "cli", null);
+        String big = "/" + "a".repeat(64 * 1024 * 1024);
+
+        Reply reply = sidecar.post("/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file("x")), "cwd", big));
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.body().path("all_acquired").asBoolean()).isTrue();
+    }
+
+    @Test
     void unknownRoutesAnswerNotFoundInTheErrorShape() {
         Reply reply = sidecar.get("/v1/nope");
 
