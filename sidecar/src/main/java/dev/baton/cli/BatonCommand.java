@@ -17,6 +17,12 @@ import picocli.CommandLine.Command;
                 LockCommands.CleanupStale.class,
                 LockCommands.History.class,
                 ExclusiveCommand.class,
+                NegotiateCommand.class,
+                RespondCommand.class,
+                ForceReleaseCommand.class,
+                NegotiationsCommand.class,
+                MessageCommands.class,
+                PlanCommands.class,
         })
 public final class BatonCommand implements Runnable {
 
