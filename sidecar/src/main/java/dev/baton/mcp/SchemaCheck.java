@@ -122,7 +122,7 @@ final class SchemaCheck {
             }
         }
         JsonNode properties = schema.path("properties");
-        Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
+        Iterator<Map.Entry<String, JsonNode>> fields = value.properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> field = fields.next();
             if (!properties.has(field.getKey())) {

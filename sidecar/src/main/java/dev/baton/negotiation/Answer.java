@@ -11,7 +11,7 @@ public sealed interface Answer permits Answer.Release, Answer.Defer {
     /** Release the file now; the reason is optional. */
     record Release(String reason) implements Answer {
         public Release {
-            reason = Negotiations.optionalReason(reason);
+            reason = Reasons.optional(reason);
         }
     }
 
@@ -22,7 +22,7 @@ public sealed interface Answer permits Answer.Release, Answer.Defer {
                 throw BatonException.invalid("eta_minutes must be between 1 and " + MAX_ETA_MINUTES + ", was " + etaMinutes
                         + "; if you need longer, release the file and take it again later");
             }
-            reason = Negotiations.requireReason(reason, "a deferral needs a reason the requester can judge");
+            reason = Reasons.require(reason, "a deferral needs a reason the requester can judge");
         }
     }
 

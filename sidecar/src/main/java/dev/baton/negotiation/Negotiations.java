@@ -9,7 +9,6 @@ import dev.baton.state.ErrorCode;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -26,7 +25,7 @@ import java.util.Set;
  */
 public final class Negotiations {
 
-    public static final int MAX_REASON_LENGTH = 500;
+    public static final int MAX_REASON_LENGTH = Reasons.MAX_LENGTH;
     public static final Duration MAX_WAIT = Duration.ofMinutes(10);
     /** Resolved negotiations stay readable this long (a late `baton respond` gets a clear answer), then are pruned. */
     static final Duration KEEP_RESOLVED = Duration.ofDays(1);
@@ -34,8 +33,6 @@ public final class Negotiations {
     private static final Duration RECHECK = Duration.ofSeconds(1);
     private static final Set<NegotiationStatus> TOLD_TO_REQUESTER =
             EnumSet.of(NegotiationStatus.DEFERRED, NegotiationStatus.TIMEOUT_ELIGIBLE, NegotiationStatus.RELEASED);
-    private static final char[] ID_CHARS = "abcdefghjkmnpqrstuvwxyz23456789".toCharArray();
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Ledger ledger;
     private final LockTable locks;
@@ -82,7 +79,7 @@ public final class Negotiations {
     private Opened open(Transaction tx, NegotiationRequest request) {
         World world = tx.world();
         Session requester = requireSession(world, request.requesterId());
-        String reason = requireReason(request.reason(), "say why you need the file, so the holder can decide");
+        String reason = Reasons.require(request.reason(), "say why you need the file, so the holder can decide");
         String file = request.file();
         FileLock held = world.lock(file).orElseThrow(() -> new BatonException(ErrorCode.CONFLICT,
                 file + " is not held by anyone, so there is nothing to negotiate; take it by editing it or with `baton acquire`"));
@@ -98,7 +95,7 @@ public final class Negotiations {
             return new Opened(existing.get().id(), false);
         }
         Urgency urgency = request.urgency() == null ? Urgency.NORMAL : request.urgency();
-        Negotiation negotiation = new Negotiation(newId(world), file, requester.id(), held.sessionId(), reason, urgency,
+        Negotiation negotiation = new Negotiation(NegotiationIds.next(world), file, requester.id(), held.sessionId(), reason, urgency,
                 NegotiationStatus.PENDING, tx.now(), tx.now().plus(urgency.timeout()), null, null, null, null, null,
                 false, null);
         tx.saveNegotiation(negotiation);
@@ -297,38 +294,6 @@ public final class Negotiations {
 
     Negotiation find(String id) {
         return ledger.read(world -> world.negotiation(id).orElseThrow(() -> unknown(id)));
-    }
-
-    static String requireReason(String reason, String hint) {
-        if (reason == null || reason.isBlank()) {
-            throw BatonException.invalid("the reason is empty; " + hint);
-        }
-        return checkLength(reason.strip());
-    }
-
-    static String optionalReason(String reason) {
-        return reason == null || reason.isBlank() ? null : checkLength(reason.strip());
-    }
-
-    private static String checkLength(String reason) {
-        if (reason.length() > MAX_REASON_LENGTH) {
-            throw BatonException.invalid("the reason is " + reason.length() + " characters long; the limit is "
-                    + MAX_REASON_LENGTH);
-        }
-        return reason;
-    }
-
-    private static String newId(World world) {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            StringBuilder id = new StringBuilder("n-");
-            for (int i = 0; i < 6; i++) {
-                id.append(ID_CHARS[RANDOM.nextInt(ID_CHARS.length)]);
-            }
-            if (world.negotiation(id.toString()).isEmpty()) {
-                return id.toString();
-            }
-        }
-        throw new IllegalStateException("no free negotiation id after 100 random draws; the id space is exhausted");
     }
 
     private static Session requireSession(World world, String sessionId) {

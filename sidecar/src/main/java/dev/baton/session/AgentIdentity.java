@@ -32,7 +32,7 @@ public final class AgentIdentity {
         Session session = sessions.get(sessionId);
         if (session.process() == null || !ProcessAncestry.descendsFrom(caller, session.process())) {
             throw new BatonException(ErrorCode.UNAUTHORIZED, "process " + caller.pid() + " was not started by session "
-                    + session.shortId() + "'s agent" + (session.process() == null ? " (no agent process is recorded for it)" : "")
+                    + session.id() + "'s agent" + (session.process() == null ? " (no agent process is recorded for it)" : "")
                     + "; run baton from that agent's shell, or pass --key with the key issued at registration");
         }
         return session;
