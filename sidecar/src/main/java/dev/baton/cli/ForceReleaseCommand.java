@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
  * holder; {@code --supervisor} frees it on the supervising person's authority, with no negotiation.
  */
 @Command(name = "force-release", description = {
-        "Free FILE from its holder: as the requester of a negotiation that timed out,",
-        "or with --supervisor as the person supervising the agents (recorded as such in the audit log)."})
+        "Free FILE from its holder, as the requester of a timed-out negotiation or with --supervisor.",
+        "The supervisor acts as the person watching the agents; the audit log records who did it."})
 final class ForceReleaseCommand extends SidecarCommands implements Callable<Integer> {
 
     @Spec CommandSpec spec;

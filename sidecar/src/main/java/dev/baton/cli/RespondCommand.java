@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code baton respond ID release|defer --eta MIN --reason …}: the holder's answer to a request for its file. */
 @Command(name = "respond", description = {
-        "Answer a request for a file you hold: 'release' frees it now;",
-        "'defer --eta MIN --reason …' keeps it up to MIN (at most 60) more minutes."})
+        "Answer a request for a file you hold: release it now, or defer it with an estimate and a reason.",
+        "'release' frees the file; 'defer --eta MIN --reason …' keeps it up to MIN (at most 60) more minutes."})
 final class RespondCommand extends SidecarCommands implements Callable<Integer> {
 
     @Spec CommandSpec spec;

@@ -6,7 +6,9 @@ import dev.baton.state.ErrorCode;
 /**
  * Checks that an agent-side call acts for the session it names, before anything changes. The
  * bearer token already limits callers to the user's own processes; this keeps one agent from
- * acting for another by mistake or on purpose (releasing its files, reading its inbox).
+ * acting for another (releasing its files, reading its inbox). A key is proof; a process claim is
+ * checked against the OS process tree but is not bound to the connection, so it stops mistakes and
+ * casual impersonation, not a local process set on forging it.
  */
 public final class AgentIdentity {
 
