@@ -4,6 +4,13 @@ import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.ProcessLiveness;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.NamedLockTable;
+import dev.baton.message.Messages;
+import dev.baton.negotiation.NegotiationResolver;
+import dev.baton.negotiation.Negotiations;
+import dev.baton.negotiation.NoticeSource;
+import dev.baton.negotiation.SessionNotices;
+import dev.baton.plan.Plans;
+import dev.baton.session.AgentIdentity;
 import dev.baton.session.SessionRegistry;
 import dev.baton.state.Ledger;
 import dev.baton.state.Store;
@@ -18,6 +25,11 @@ public final class Baton implements AutoCloseable {
     private final SessionRegistry sessions;
     private final LockTable locks;
     private final NamedLockTable namedLocks;
+    private final AgentIdentity identity;
+    private final Negotiations negotiations;
+    private final Messages messages;
+    private final Plans plans;
+    private final NoticeSource notices;
 
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl) {
         this.ledger = new Ledger(store, clock);
@@ -25,6 +37,14 @@ public final class Baton implements AutoCloseable {
         this.sessions = new SessionRegistry(ledger);
         this.locks = new LockTable(ledger, liveness);
         this.namedLocks = new NamedLockTable(ledger, liveness);
+        this.identity = new AgentIdentity(sessions);
+        this.negotiations = new Negotiations(ledger, locks);
+        this.messages = new Messages(ledger);
+        this.plans = new Plans(ledger);
+        this.notices = new SessionNotices(ledger, messages);
+        // Interceptors run in registration order; negotiation resolution comes first so that later
+        // ones (the event log) see the resolutions it adds.
+        ledger.addInterceptor(new NegotiationResolver());
     }
 
     public Ledger ledger() {
@@ -49,6 +69,33 @@ public final class Baton implements AutoCloseable {
 
     public NamedLockTable namedLocks() {
         return namedLocks;
+    }
+
+    public AgentIdentity identity() {
+        return identity;
+    }
+
+    public Negotiations negotiations() {
+        return negotiations;
+    }
+
+    public Messages messages() {
+        return messages;
+    }
+
+    public Plans plans() {
+        return plans;
+    }
+
+    /** Requests, answers and messages for a session's next hook call. */
+    public NoticeSource notices() {
+        return notices;
+    }
+
+    /** The sweeper's coordination work: record negotiation timeouts, prune what nobody can read any more. */
+    public void sweepCoordination() {
+        negotiations.sweep();
+        messages.sweep();
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /** The CLI's view of the sidecar: finds it through BATON_HOME's endpoint and token files. */
 final class SidecarClient {
@@ -17,10 +18,21 @@ final class SidecarClient {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final String base;
     private final String token;
+    private final Map<String, String> headers;
 
     private SidecarClient(String base, String token) {
+        this(base, token, Map.of());
+    }
+
+    private SidecarClient(String base, String token, Map<String, String> headers) {
         this.base = base;
         this.token = token;
+        this.headers = headers;
+    }
+
+    /** The same client, sending these headers too (the proof of the session it acts for). */
+    SidecarClient withHeaders(Map<String, String> extra) {
+        return new SidecarClient(base, token, Map.copyOf(extra));
     }
 
     static SidecarClient connect(BatonHome home) {
@@ -55,6 +67,7 @@ final class SidecarClient {
     }
 
     private JsonNode send(HttpRequest.Builder request, Duration timeout) {
+        headers.forEach(request::header);
         try {
             HttpResponse<byte[]> response = http.send(request.header("Authorization", "Bearer " + token)
                     .timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.home.BatonHome;
+import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -14,8 +15,12 @@ abstract class SidecarCommands {
         return System.getenv();
     }
 
+    /** Overrides BATON_HOME for in-process callers (tests), which cannot set environment variables. */
+    static final String HOME_PROPERTY = "baton.home";
+
     BatonHome home() {
-        return BatonHome.fromEnvironment(env());
+        String override = System.getProperty(HOME_PROPERTY);
+        return override != null && !override.isBlank() ? new BatonHome(Path.of(override)) : BatonHome.fromEnvironment(env());
     }
 
     SidecarClient client() {

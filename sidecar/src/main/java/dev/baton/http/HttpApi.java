@@ -48,6 +48,9 @@ public final class HttpApi implements AutoCloseable {
             new SessionRoutes(baton).register(routes);
             new LockRoutes(baton).register(routes);
             new NamedLockRoutes(baton).register(routes);
+            new NegotiationRoutes(baton).register(routes);
+            new MessageRoutes(baton).register(routes);
+            new PlanRoutes(baton).register(routes);
             extraRoutes.forEach(extra -> extra.accept(routes));
             routes.exception(BatonException.class, (e, ctx) ->
                     Bodies.reply(ctx, ApiError.statusOf(e.code()), ApiError.of(e.code(), e.getMessage())));

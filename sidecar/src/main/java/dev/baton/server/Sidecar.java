@@ -106,6 +106,7 @@ public final class Sidecar implements AutoCloseable {
             baton.locks().cleanupStale().forEach(freed ->
                     LOG.info("freed {} lock(s) of session {}: {}", freed.files().size(), freed.session(), freed.reason()));
             baton.namedLocks().cleanupStale().forEach(name -> LOG.info("freed named lock {}: holder-exited", name));
+            baton.sweepCoordination();
         } catch (RuntimeException e) {
             LOG.warn("stale-holder sweep failed: {}", e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
+import dev.baton.mcp.McpEndpoint;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 import java.util.function.Consumer;
@@ -12,6 +13,6 @@ public final class SidecarAdapters {
     }
 
     public static List<Consumer<RoutesConfig>> of(Baton baton) {
-        return List.of();
+        return List.of(new McpEndpoint(baton)::register);
     }
 }

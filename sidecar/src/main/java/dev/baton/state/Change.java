@@ -3,6 +3,9 @@ package dev.baton.state;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
 import dev.baton.lock.ReleaseReason;
+import dev.baton.message.Message;
+import dev.baton.message.MessageReceipt;
+import dev.baton.negotiation.Negotiation;
 import dev.baton.session.Session;
 
 /**
@@ -30,5 +33,24 @@ public sealed interface Change {
     }
 
     record Audited(AuditEntry entry) implements Change {
+    }
+
+    /** A negotiation was opened, answered, resolved or marked timeout-eligible (an upsert). */
+    record NegotiationSaved(Negotiation negotiation) implements Change {
+    }
+
+    /** A long-resolved negotiation was pruned. */
+    record NegotiationRemoved(Negotiation negotiation) implements Change {
+    }
+
+    record MessageSaved(Message message) implements Change {
+    }
+
+    /** A message nobody can read any more was pruned, with its receipts. */
+    record MessageRemoved(Message message) implements Change {
+    }
+
+    /** One recipient's delivery or read state of one message (an upsert). */
+    record MessageReceiptSaved(MessageReceipt receipt) implements Change {
     }
 }

@@ -3,12 +3,16 @@ package dev.baton.state;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
 import dev.baton.lock.ReleaseReason;
+import dev.baton.message.Message;
+import dev.baton.message.MessageReceipt;
+import dev.baton.negotiation.Negotiation;
 import dev.baton.session.Session;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A unit of change: each step updates the world at once (so later steps see it) and is recorded,
@@ -83,6 +87,63 @@ public final class Transaction {
         }
         undo.push(() -> world.putNamedLock(previous));
         changes.add(new Change.NamedLockRemoved(previous, reason));
+    }
+
+    public void saveNegotiation(Negotiation negotiation) {
+        Negotiation previous = world.putNegotiation(negotiation);
+        undo.push(() -> {
+            if (previous == null) {
+                world.removeNegotiation(negotiation.id());
+            } else {
+                world.putNegotiation(previous);
+            }
+        });
+        changes.add(new Change.NegotiationSaved(negotiation));
+    }
+
+    public void removeNegotiation(Negotiation negotiation) {
+        Negotiation previous = world.removeNegotiation(negotiation.id());
+        if (previous == null) {
+            return;
+        }
+        undo.push(() -> world.putNegotiation(previous));
+        changes.add(new Change.NegotiationRemoved(previous));
+    }
+
+    /** Saves a new message; its id must be {@link World#nextMessageId()}. */
+    public void saveMessage(Message message) {
+        Message previous = world.putMessage(message);
+        undo.push(() -> {
+            world.removeMessage(message.id());
+            if (previous != null) {
+                world.putMessage(previous);
+            }
+        });
+        changes.add(new Change.MessageSaved(message));
+    }
+
+    public void removeMessage(Message message) {
+        if (world.message(message.id()).isEmpty()) {
+            return;
+        }
+        Map<String, MessageReceipt> receipts = world.removeMessage(message.id());
+        undo.push(() -> {
+            world.putMessage(message);
+            receipts.values().forEach(world::putReceipt);
+        });
+        changes.add(new Change.MessageRemoved(message));
+    }
+
+    public void saveReceipt(MessageReceipt receipt) {
+        MessageReceipt previous = world.putReceipt(receipt);
+        undo.push(() -> {
+            if (previous == null) {
+                world.removeReceipt(receipt.messageId(), receipt.sessionId());
+            } else {
+                world.putReceipt(previous);
+            }
+        });
+        changes.add(new Change.MessageReceiptSaved(receipt));
     }
 
     public void audit(String action, String sessionId, String file, String reason, String actor) {

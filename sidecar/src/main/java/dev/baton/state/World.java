@@ -2,14 +2,20 @@ package dev.baton.state;
 
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
+import dev.baton.message.Message;
+import dev.baton.message.MessageReceipt;
+import dev.baton.negotiation.Negotiation;
 import dev.baton.session.Session;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -23,11 +29,18 @@ public final class World {
     private final Map<String, FileLock> locks = new HashMap<>();
     private final Map<String, SortedSet<String>> filesBySession = new HashMap<>();
     private final Map<String, NamedLock> namedLocks = new HashMap<>();
+    private final Map<String, Negotiation> negotiations = new LinkedHashMap<>();
+    private final TreeMap<Long, Message> messages = new TreeMap<>();
+    private final Map<Long, Map<String, MessageReceipt>> receipts = new HashMap<>();
+    private long lastMessageId;
 
     World(Snapshot snapshot) {
         snapshot.sessions().forEach(this::putSession);
         snapshot.locks().forEach(this::putLock);
         snapshot.namedLocks().forEach(this::putNamedLock);
+        snapshot.negotiations().forEach(this::putNegotiation);
+        snapshot.messages().forEach(this::putMessage);
+        snapshot.receipts().forEach(this::putReceipt);
     }
 
     public Optional<Session> session(String id) {
@@ -68,6 +81,34 @@ public final class World {
         return Collections.unmodifiableCollection(namedLocks.values());
     }
 
+    public Optional<Negotiation> negotiation(String id) {
+        return Optional.ofNullable(negotiations.get(id));
+    }
+
+    /** All negotiations, open and recently resolved, oldest first. */
+    public Collection<Negotiation> negotiations() {
+        return Collections.unmodifiableCollection(negotiations.values());
+    }
+
+    public Optional<Message> message(long id) {
+        return Optional.ofNullable(messages.get(id));
+    }
+
+    /** All kept messages by id, oldest first. */
+    public NavigableMap<Long, Message> messages() {
+        return Collections.unmodifiableNavigableMap(messages);
+    }
+
+    public Optional<MessageReceipt> receipt(long messageId, String sessionId) {
+        Map<String, MessageReceipt> byRecipient = receipts.get(messageId);
+        return byRecipient == null ? Optional.empty() : Optional.ofNullable(byRecipient.get(sessionId));
+    }
+
+    /** The id the next message gets; ids only grow while the sidecar runs. */
+    public long nextMessageId() {
+        return lastMessageId + 1;
+    }
+
     Session putSession(Session session) {
         return sessions.put(session.id(), session);
     }
@@ -99,6 +140,40 @@ public final class World {
 
     NamedLock removeNamedLock(String name) {
         return namedLocks.remove(name);
+    }
+
+    Negotiation putNegotiation(Negotiation negotiation) {
+        return negotiations.put(negotiation.id(), negotiation);
+    }
+
+    Negotiation removeNegotiation(String id) {
+        return negotiations.remove(id);
+    }
+
+    Message putMessage(Message message) {
+        lastMessageId = Math.max(lastMessageId, message.id());
+        return messages.put(message.id(), message);
+    }
+
+    /** Removes the message and its receipts; returns the receipts so an undo can put them back. */
+    Map<String, MessageReceipt> removeMessage(long id) {
+        messages.remove(id);
+        Map<String, MessageReceipt> removed = receipts.remove(id);
+        return removed == null ? Map.of() : removed;
+    }
+
+    MessageReceipt putReceipt(MessageReceipt receipt) {
+        return receipts.computeIfAbsent(receipt.messageId(), id -> new HashMap<>()).put(receipt.sessionId(), receipt);
+    }
+
+    void removeReceipt(long messageId, String sessionId) {
+        Map<String, MessageReceipt> byRecipient = receipts.get(messageId);
+        if (byRecipient != null) {
+            byRecipient.remove(sessionId);
+            if (byRecipient.isEmpty()) {
+                receipts.remove(messageId);
+            }
+        }
     }
 
     private void unindex(FileLock lock) {

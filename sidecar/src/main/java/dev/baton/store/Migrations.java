@@ -53,6 +53,43 @@ final class Migrations {
                 actor TEXT
             );
             CREATE INDEX audit_by_file ON audit(file, id);
+            """,
+            // 2: coordination. A negotiation row is upserted on every step, a receipt row per recipient
+            // and message records delivery and reading (broadcasts included).
+            """
+            CREATE TABLE negotiations (
+                id TEXT PRIMARY KEY,
+                file TEXT NOT NULL,
+                requester_id TEXT NOT NULL,
+                holder_id TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                urgency TEXT NOT NULL,
+                state TEXT NOT NULL,
+                created_ms INTEGER NOT NULL,
+                timeout_ms INTEGER NOT NULL,
+                answered_ms INTEGER,
+                eta_minutes INTEGER,
+                answer_reason TEXT,
+                resolved_ms INTEGER,
+                resolution TEXT,
+                holder_notified INTEGER NOT NULL DEFAULT 0,
+                requester_notified TEXT
+            );
+            CREATE INDEX negotiations_by_file ON negotiations(file);
+            CREATE TABLE messages (
+                id INTEGER PRIMARY KEY,
+                sender_id TEXT NOT NULL,
+                recipient TEXT NOT NULL,
+                body TEXT NOT NULL,
+                sent_ms INTEGER NOT NULL
+            );
+            CREATE TABLE message_receipts (
+                message_id INTEGER NOT NULL,
+                session_id TEXT NOT NULL,
+                delivered_ms INTEGER,
+                read_ms INTEGER,
+                PRIMARY KEY (message_id, session_id)
+            );
             """);
 
     private Migrations() {

@@ -39,6 +39,7 @@ public final class SqliteStore implements Store {
     private final PreparedStatement upsertNamed;
     private final PreparedStatement deleteNamed;
     private final PreparedStatement insertAudit;
+    private final CoordinationRows coordination;
 
     public SqliteStore(Path file) {
         this.file = file;
@@ -68,6 +69,7 @@ public final class SqliteStore implements Store {
             deleteNamed = connection.prepareStatement("DELETE FROM named_locks WHERE name = ?");
             insertAudit = connection.prepareStatement("""
                     INSERT INTO audit (at_ms, action, session_id, file, reason, actor) VALUES (?, ?, ?, ?, ?, ?)""");
+            coordination = new CoordinationRows(connection);
         } catch (SQLException e) {
             throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
         }
@@ -100,7 +102,8 @@ public final class SqliteStore implements Store {
                             rs.getString("host"), instant(rs, "acquired_ms"), rs.getString("purpose")));
                 }
             }
-            return new Snapshot(sessions, locks, named);
+            return new Snapshot(sessions, locks, named, coordination.loadNegotiations(),
+                    coordination.loadMessages(), coordination.loadReceipts());
         } catch (SQLException e) {
             throw new StoreException("cannot read the database " + file + ": " + e.getMessage(), e);
         }
@@ -172,6 +175,8 @@ public final class SqliteStore implements Store {
         } else if (change instanceof Change.NamedLockRemoved removed) {
             deleteNamed.setString(1, removed.lock().name());
             deleteNamed.executeUpdate();
+        } else if (coordination.write(change)) {
+            return;
         } else if (change instanceof Change.Audited audited) {
             AuditEntry entry = audited.entry();
             insertAudit.setLong(1, entry.at().toEpochMilli());

@@ -1,0 +1,91 @@
+package dev.baton.http;
+
+import dev.baton.Baton;
+import dev.baton.message.InboxQuery;
+import dev.baton.message.ReadOutcome;
+import dev.baton.message.SentMessage;
+import dev.baton.session.Session;
+import dev.baton.state.BatonException;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Messages over HTTP: send, read one's inbox, mark read. All of it acts for a proved session. */
+final class MessageRoutes {
+
+    record SendBody(String sessionId, String to, String text) {
+    }
+
+    record ReadBody(String sessionId, List<Long> ids, Boolean all) {
+    }
+
+    private final Baton baton;
+
+    MessageRoutes(Baton baton) {
+        this.baton = baton;
+    }
+
+    void register(RoutesConfig routes) {
+        routes.post("/v1/messages", this::send);
+        routes.get("/v1/messages", this::inbox);
+        routes.post("/v1/messages/read", this::read);
+    }
+
+    private void send(Context ctx) {
+        SendBody body = Bodies.read(ctx, SendBody.class);
+        Session session = Callers.verify(baton, ctx, body.sessionId());
+        SentMessage sent = baton.messages().send(session.id(), body.to(), body.text());
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("message", sent.message());
+        reply.put("recipients", sent.recipients());
+        Bodies.reply(ctx, 201, reply);
+    }
+
+    private void inbox(Context ctx) {
+        Session session = Callers.verify(baton, ctx, ctx.queryParam("session_id"));
+        InboxQuery query = new InboxQuery(booleanQuery(ctx, "unread"), ctx.queryParam("from"), instantQuery(ctx, "since"),
+                Bodies.intQuery(ctx, "page", 1, 1, Integer.MAX_VALUE),
+                Bodies.intQuery(ctx, "page_size", InboxQuery.DEFAULT_PAGE_SIZE, 1, InboxQuery.MAX_PAGE_SIZE));
+        Bodies.reply(ctx, baton.messages().inbox(session.id(), query));
+    }
+
+    private void read(Context ctx) {
+        ReadBody body = Bodies.read(ctx, ReadBody.class);
+        Session session = Callers.verify(baton, ctx, body.sessionId());
+        boolean all = Boolean.TRUE.equals(body.all());
+        if (all && body.ids() != null) {
+            throw BatonException.invalid("give either 'ids' or 'all', not both");
+        }
+        ReadOutcome outcome = all ? baton.messages().markAllRead(session.id())
+                : baton.messages().markRead(session.id(), body.ids() == null ? List.of() : body.ids());
+        Bodies.reply(ctx, outcome);
+    }
+
+    private static boolean booleanQuery(Context ctx, String name) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        if (!value.equals("true") && !value.equals("false")) {
+            throw BatonException.invalid("query parameter '" + name + "' must be true or false, was '" + value + "'");
+        }
+        return Boolean.parseBoolean(value);
+    }
+
+    private static Instant instantQuery(Context ctx, String name) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value.trim());
+        } catch (DateTimeParseException e) {
+            throw BatonException.invalid("query parameter '" + name + "' must be an ISO-8601 instant such as "
+                    + "2026-01-31T09:00:00Z, was '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.baton.mcp;
+
+import dev.baton.Baton;
+import dev.baton.message.InboxQuery;
+import dev.baton.negotiation.NegotiationView;
+import dev.baton.session.Session;
+import dev.baton.session.SessionProof;
+import dev.baton.state.BatonException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** status: Baton at a glance, and with the caller's session, what concerns it (including notices not yet shown). */
+final class StatusTool {
+
+    private final Baton baton;
+
+    StatusTool(Baton baton) {
+        this.baton = baton;
+    }
+
+    Tool tool() {
+        return new Tool("status", "Baton status",
+                "Baton at a glance: running sessions and held locks. With your session_id and key also your locks,"
+                        + " the open requests you made or must answer, your unread message count, and any notices you have"
+                        + " not been shown yet (requests for your files, answers to yours, new messages).",
+                Schema.object()
+                        .property("session_id", Schema.sessionId())
+                        .property("key", Schema.string("Your session key; needed with session_id.", 1, 200))
+                        .build(),
+                this::status);
+    }
+
+    private ToolResult status(ToolArgs args) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        baton.ledger().read(world -> {
+            status.put("sessions", world.sessions().size());
+            status.put("locks", world.lockCount());
+            return null;
+        });
+        List<String> lines = new ArrayList<>();
+        lines.add(status.get("sessions") + " session(s) running, " + status.get("locks") + " file(s) locked");
+        if (args.has("session_id") || args.has("key")) {
+            if (!args.has("session_id") || !args.has("key")) {
+                throw BatonException.invalid("give session_id and key together, or neither");
+            }
+            Session session = baton.identity().verify(args.string("session_id"), new SessionProof.Key(args.string("key")));
+            List<String> files = baton.locks().locksOf(session.id()).stream().map(lock -> lock.file()).toList();
+            List<NegotiationView> negotiations = baton.negotiations().list(session.id(), true);
+            int unread = baton.messages().inbox(session.id(), new InboxQuery(true, null, null, 1, 1)).unread();
+            List<String> notices = baton.notices().takeNotices(session.id());
+            status.put("your_locks", files);
+            status.put("your_negotiations", negotiations);
+            status.put("unread_messages", unread);
+            status.put("notices", notices);
+            lines.add("you hold " + files.size() + " file(s); " + negotiations.size() + " open request(s) involve you; "
+                    + unread + " unread message(s)");
+            negotiations.forEach(view -> lines.add(view.summary()));
+            lines.addAll(notices);
+        }
+        return ToolResult.ok(String.join("\n", lines), status);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.baton.negotiation;
+
+import dev.baton.state.Change;
+import dev.baton.state.Ledger;
+import dev.baton.state.Transaction;
+import java.util.List;
+
+/**
+ * Resolves negotiations inside the transaction that decides them: a released file (by any path:
+ * release, turn-end auto-release, session end, stale cleanup, force-release) resolves every open
+ * request for it as released, and an ended requester withdraws its requests. Being in the same
+ * transaction, the resolution is committed, and seen by listeners, together with its cause.
+ */
+public final class NegotiationResolver implements Ledger.Interceptor {
+
+    @Override
+    public void beforeCommit(Transaction tx, List<Change> changes) {
+        for (Change change : changes) {
+            if (change instanceof Change.LockRemoved removed) {
+                String file = removed.lock().file();
+                String holder = removed.lock().sessionId();
+                for (Negotiation n : List.copyOf(tx.world().negotiations())) {
+                    if (n.isOpen() && n.file().equals(file) && n.holderId().equals(holder)) {
+                        tx.saveNegotiation(n.resolved(NegotiationStatus.RELEASED, tx.now(), removed.reason().wireName()));
+                    }
+                }
+            } else if (change instanceof Change.SessionRemoved ended) {
+                String requester = ended.session().id();
+                for (Negotiation n : List.copyOf(tx.world().negotiations())) {
+                    if (n.isOpen() && n.requesterId().equals(requester)) {
+                        tx.saveNegotiation(n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended"));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.baton.negotiation;
+
+import dev.baton.session.Session;
+import dev.baton.state.World;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/** How sessions and files are named in the sentences agents read: short ids, agent kind, name; paths relative to the reader. */
+final class Parties {
+
+    private Parties() {
+    }
+
+    static String describe(World world, String sessionId) {
+        Optional<Session> session = world.session(sessionId);
+        String shortId = sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8) + "…";
+        if (session.isEmpty()) {
+            return "session " + shortId + " (ended)";
+        }
+        Session s = session.get();
+        String name = s.name() == null || s.name().isBlank() ? "" : " \"" + s.name() + "\"";
+        return s.agent().wireName() + " session " + shortId + name;
+    }
+
+    /** The file as the reader would write it: relative to its working directory when inside it. */
+    static String fileFor(World world, String readerId, String file) {
+        Optional<Session> reader = world.session(readerId);
+        for (String base : new String[] {reader.map(Session::cwd).orElse(null), reader.map(Session::repoRoot).orElse(null)}) {
+            if (base != null && file.startsWith(base + "/")) {
+                return file.substring(base.length() + 1);
+            }
+        }
+        return file;
+    }
+
+    static String quoted(String file) {
+        return file.matches("[A-Za-z0-9_./@+-]+") ? file : "'" + file.replace("'", "'\\''") + "'";
+    }
+
+    static String in(Instant now, Instant then) {
+        long seconds = Duration.between(now, then).toSeconds();
+        if (seconds <= 0) {
+            return "now";
+        }
+        return seconds < 90 ? "in " + seconds + " s" : "in " + ((seconds + 59) / 60) + " min";
+    }
+}

@@ -1,0 +1,97 @@
+package dev.baton.negotiation;
+
+import dev.baton.message.Message;
+import dev.baton.message.Messages;
+import dev.baton.session.Session;
+import dev.baton.state.Ledger;
+import dev.baton.state.Transaction;
+import dev.baton.state.World;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the hook tells a session on its next tool call: requests for files it holds (with the
+ * exact command to answer), answers to its own requests, and messages it has not been shown.
+ * Each is shown once; a shown message stays unread until the session marks it read.
+ */
+public final class SessionNotices implements NoticeSource {
+
+    /** Hook context is read by a model on every call: long messages are cut here and read in full from the inbox. */
+    static final int MAX_SHOWN_TEXT = 600;
+
+    private final Ledger ledger;
+    private final Messages messages;
+
+    public SessionNotices(Ledger ledger, Messages messages) {
+        this.ledger = ledger;
+        this.messages = messages;
+    }
+
+    @Override
+    public List<String> takeNotices(String sessionId) {
+        // One transaction: two concurrent hook calls of one session cannot both show the same item.
+        return ledger.write(tx -> {
+            Session session = tx.world().session(sessionId).orElse(null);
+            if (session == null) {
+                return List.of();
+            }
+            List<String> notices = new ArrayList<>();
+            for (Negotiation n : List.copyOf(tx.world().negotiations())) {
+                if (n.holderId().equals(session.id()) && n.isOpen() && !n.holderNotified()) {
+                    notices.add(requestNotice(tx.world(), n));
+                    tx.saveNegotiation(n.holderTold());
+                } else if (n.requesterId().equals(session.id())) {
+                    answerNotice(tx, n).ifPresent(notices::add);
+                }
+            }
+            for (Message message : messages.takeUndelivered(tx, session)) {
+                notices.add(messageNotice(tx.world(), message));
+            }
+            return notices;
+        });
+    }
+
+    private static String requestNotice(World world, Negotiation n) {
+        String file = Parties.fileFor(world, n.holderId(), n.file());
+        return "Baton: " + Parties.describe(world, n.requesterId()) + " asks for " + file + ", which you hold ("
+                + n.urgency().wireName() + ", request " + n.id() + "): \"" + n.reason() + "\". Answer with `baton respond "
+                + n.id() + " release` to hand it over now, or `baton respond " + n.id()
+                + " defer --eta MINUTES --reason \"…\"` (at most 60 min). Without an answer by " + n.timeoutAt()
+                + " the requester may force-release it.";
+    }
+
+    private static Optional<String> answerNotice(Transaction tx, Negotiation n) {
+        Instant now = tx.now();
+        NegotiationStatus status = n.status(now);
+        if (status == n.requesterNotified() || !(status == NegotiationStatus.DEFERRED
+                || status == NegotiationStatus.TIMEOUT_ELIGIBLE || status == NegotiationStatus.RELEASED)) {
+            return Optional.empty();
+        }
+        tx.saveNegotiation(n.requesterTold(status));
+        World world = tx.world();
+        String file = Parties.fileFor(world, n.requesterId(), n.file());
+        String holder = Parties.describe(world, n.holderId());
+        String text = switch (status) {
+            case DEFERRED -> holder + " keeps " + file + " for up to " + n.etaMinutes() + " more min: \"" + n.answerReason()
+                    + "\". You may force-release it after " + n.timeoutAt() + " if it is still held.";
+            case TIMEOUT_ELIGIBLE -> holder + " did not hand over " + file + " in time; you may force-release it with"
+                    + " `baton force-release " + Parties.quoted(file) + "`, or keep waiting.";
+            default -> file + " was released (" + n.resolution() + "); take it by editing it.";
+        };
+        return Optional.of("Baton: your request " + n.id() + ": " + text);
+    }
+
+    private static String messageNotice(World world, Message message) {
+        String text = message.text().length() <= MAX_SHOWN_TEXT ? message.text()
+                : message.text().substring(0, MAX_SHOWN_TEXT) + "… (cut; read it whole with `baton msg inbox`)";
+        return "Baton: message " + message.id() + " from " + Parties.describe(world, message.senderId())
+                + (message.isBroadcast() ? " to everyone" : "") + ": \"" + text + "\" (mark it read with `baton msg read "
+                + message.id() + "`; reply with `baton msg send " + shortId(message.senderId()) + " \"…\"`)";
+    }
+
+    private static String shortId(String id) {
+        return id.length() <= 8 ? id : id.substring(0, 8);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.baton.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.MutableClock;
+import dev.baton.TestSidecar;
+import dev.baton.TestSidecar.Agent;
+import dev.baton.TestSidecar.Reply;
+import dev.baton.negotiation.Answer;
+import dev.baton.negotiation.NegotiationRequest;
+import dev.baton.negotiation.NegotiationView;
+import dev.baton.negotiation.Urgency;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Negotiations, messages and read state in SQLite: they survive a restart, and a failed write leaves memory as it was. */
+class CoordinationStoreTest {
+
+    @TempDir Path dir;
+
+    @Test
+    void negotiationsMessagesAndReadStateSurviveARestart() throws Exception {
+        MutableClock clock = MutableClock.startingNow();
+        String id;
+        NegotiationView before;
+        Agent a;
+        Agent b;
+        try (TestSidecar sidecar = TestSidecar.start(dir, clock)) {
+            a = sidecar.register("session-a");
+            b = sidecar.register("session-b");
+            sidecar.acquire(a, "src/App.java");
+            id = sidecar.baton().negotiations().negotiate(new NegotiationRequest(b.id(), sidecar.file("src/App.java"),
+                    "need it", Urgency.URGENT, null)).negotiation().id();
+            sidecar.baton().negotiations().respond(a.id(), id, new Answer.Defer(7, "almost done"));
+            assertThat(sidecar.baton().notices().takeNotices(a.id())).hasSize(1);
+            long first = sidecar.baton().messages().send(b.id(), a.id(), "first").message().id();
+            sidecar.baton().messages().send(b.id(), "*", "second");
+            sidecar.baton().messages().markRead(a.id(), List.of(first));
+            sidecar.baton().plans().publish(a.id(), "refactor auth", null);
+            before = sidecar.baton().negotiations().view(id);
+        }
+        try (TestSidecar sidecar = TestSidecar.start(dir, clock)) {
+            assertThat(sidecar.baton().negotiations().view(id)).isEqualTo(before);
+            assertThat(sidecar.baton().notices().takeNotices(a.id())).noneMatch(notice -> notice.contains(id));
+            JsonNode inbox = sidecar.get("/v1/messages?session_id=" + a.id(), a.proof()).body();
+            assertThat(inbox.path("total").asInt()).isEqualTo(2);
+            assertThat(inbox.path("unread").asInt()).isEqualTo(1);
+            assertThat(sidecar.baton().plans().of(a.id()).goal()).isEqualTo("refactor auth");
+            long next = sidecar.baton().messages().send(a.id(), b.id(), "after restart").message().id();
+            assertThat(next).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aVersionOneDatabaseIsUpgradedInPlace() throws Exception {
+        Path file = dir.resolve("baton.db");
+        new SqliteStore(file).close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE negotiations");
+            statement.execute("DROP TABLE messages");
+            statement.execute("DROP TABLE message_receipts");
+            statement.execute("PRAGMA user_version = 1");
+        }
+        SqliteStore upgraded = new SqliteStore(file);
+        assertThat(upgraded.load().negotiations()).isEmpty();
+        upgraded.close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("PRAGMA user_version")) {
+            assertThat(rs.getInt(1)).isEqualTo(Migrations.latest()).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void aFailedWriteLeavesTheNegotiationAndTheLockAsTheyWere() throws Exception {
+        try (TestSidecar sidecar = TestSidecar.start(dir)) {
+            Agent a = sidecar.register("session-a");
+            Agent b = sidecar.register("session-b");
+            sidecar.acquire(a, "src/App.java");
+            String id = sidecar.baton().negotiations().negotiate(new NegotiationRequest(b.id(), sidecar.file("src/App.java"),
+                    "need it", null, null)).negotiation().id();
+            Files.delete(sidecar.home().resolve("baton.db"));
+
+            Reply release = sidecar.post("/v1/locks/release",
+                    Map.of("session_id", a.id(), "files", List.of(sidecar.file("src/App.java"))), Map.of());
+            assertThat(release.status()).isEqualTo(503);
+            assertThat(sidecar.baton().negotiations().view(id).status()).isEqualTo("pending");
+            assertThat(sidecar.baton().locks().holderOf(sidecar.file("src/App.java"))).isPresent();
+
+            Reply message = sidecar.post("/v1/messages", Map.of("session_id", b.id(), "to", a.id(), "text", "hi"), b.proof());
+            assertThat(message.status()).isEqualTo(503);
+            int stored = sidecar.baton().ledger().read(world -> world.messages().size());
+            assertThat(stored).isZero();
+            boolean told = sidecar.baton().ledger().read(world -> world.negotiation(id).orElseThrow().holderNotified());
+            assertThat(told).isFalse();
+        }
+    }
+}
