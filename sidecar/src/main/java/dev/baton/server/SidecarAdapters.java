@@ -1,6 +1,10 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
+import dev.baton.hook.DeniedEditListener;
+import dev.baton.hook.HookNotices;
+import dev.baton.hook.HookRoutes;
+import dev.baton.hook.LockScope;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 import java.util.function.Consumer;
@@ -12,6 +16,9 @@ public final class SidecarAdapters {
     }
 
     public static List<Consumer<RoutesConfig>> of(Baton baton) {
-        return List.of();
+        return List.of(
+                // Hooks: the sidecar's environment configures which paths are never locked:
+                // BATON_IGNORE (extra globs, colon-separated) and BATON_LOCK_OUTSIDE_REPOS=1.
+                HookRoutes.of(baton, LockScope.fromEnvironment(System.getenv()), HookNotices.NONE, DeniedEditListener.NONE));
     }
 }
