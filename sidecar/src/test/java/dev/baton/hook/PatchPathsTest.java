@@ -2,9 +2,35 @@ package dev.baton.hook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.http.Json;
+import java.io.IOException;
+import java.io.InputStream;
 import org.junit.jupiter.api.Test;
 
 class PatchPathsTest {
+
+    private static JsonNode sample(String name) throws IOException {
+        try (InputStream in = PatchPathsTest.class.getResourceAsStream("/hook-samples/" + name)) {
+            return Json.mapper().readTree(in);
+        }
+    }
+
+    @Test
+    void theCopilotSamplePatchWritesFiveFiles() throws IOException {
+        String patch = sample("copilot-pretooluse-apply-patch.json").get("toolArgs").textValue();
+
+        assertThat(PatchPaths.looksLikePatch(patch)).isTrue();
+        assertThat(PatchPaths.of(patch)).containsExactly("src/main/java/shop/Cart.java", "src/main/java/shop/Tax.java",
+                "src/main/java/shop/Legacy.java", "src/main/java/shop/Old.java", "src/main/java/shop/New.java");
+    }
+
+    @Test
+    void theCodexSamplePatchWritesOneFile() throws IOException {
+        String patch = sample("codex-pretooluse-apply-patch.json").at("/tool_input/command").textValue();
+
+        assertThat(PatchPaths.of(patch)).containsExactly("src/main/java/shop/Cart.java");
+    }
 
     @Test
     void everyAddUpdateDeleteAndMoveLineNamesAFile() {
