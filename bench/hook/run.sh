@@ -72,21 +72,24 @@ done
 mkdir -p "$root/bench/results"
 out=$root/bench/results/hook-$(date +%Y%m%d-%H%M%S).json
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# Payloads arrive on a pipe, as agents send them; the cat beside the hook is counted in its time.
+# Each hook reads the payload from its stdin (here the payload file; the hook reads a pipe from an agent the
+# same way, in blocks), so the time is the hook process's own, from start to exit.
 release_baseline="sqlite3 $db \"DELETE FROM locks WHERE session_id = '$session_a'\""
 hyperfine --shell bash --warmup 20 --runs "$runs" --export-json "$out" --style basic \
   --prepare "$work/release-a.sh" --prepare : --prepare : \
   --prepare "$release_baseline" --prepare : --prepare : \
-  --prepare "$release_baseline" --prepare : --prepare : \
-  -n "baton: edit of a free file (lock taken)" "cat $work/edit-a.json | $hook claude PreToolUse" \
-  -n "baton: holder edits again (re-entrant)" "cat $work/edit-a.json | $hook claude PreToolUse" \
-  -n "baton: denied edit" "cat $work/edit-b.json | $hook claude PreToolUse" \
-  -n "baseline: edit of a free file (lock taken)" "cat $work/edit-a.json | $baseline $db" \
-  -n "baseline: holder edits again (re-entrant)" "cat $work/edit-a.json | $baseline $db" \
-  -n "baseline: denied edit" "cat $work/edit-b.json | $baseline $db" \
-  -n "tuned baseline: edit of a free file (lock taken)" "cat $work/edit-a.json | $tuned $db" \
-  -n "tuned baseline: holder edits again (re-entrant)" "cat $work/edit-a.json | $tuned $db" \
-  -n "tuned baseline: denied edit" "cat $work/edit-b.json | $tuned $db" >/dev/null
+  --prepare "$release_baseline" --prepare : --prepare : --prepare : \
+  -n "baton: edit of a free file (lock taken)" "$hook claude PreToolUse <$work/edit-a.json" \
+  -n "baton: holder edits again (re-entrant)" "$hook claude PreToolUse <$work/edit-a.json" \
+  -n "baton: denied edit" "$hook claude PreToolUse <$work/edit-b.json" \
+  -n "baseline: edit of a free file (lock taken)" "$baseline $db <$work/edit-a.json" \
+  -n "baseline: holder edits again (re-entrant)" "$baseline $db <$work/edit-a.json" \
+  -n "baseline: denied edit" "$baseline $db <$work/edit-b.json" \
+  -n "tuned baseline: edit of a free file (lock taken)" "$tuned $db <$work/edit-a.json" \
+  -n "tuned baseline: holder edits again (re-entrant)" "$tuned $db <$work/edit-a.json" \
+  -n "tuned baseline: denied edit" "$tuned $db <$work/edit-b.json" \
+  -n "floor: the same hook switched off (CLAUDE_FILE_LOCK=0), bash start-up only" \
+  "CLAUDE_FILE_LOCK=0 $hook claude PreToolUse <$work/edit-a.json" >/dev/null
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), Linux $(uname -r), bash ${BASH_VERSION%%(*}, $(java -version 2>&1 | head -1)"
