@@ -6,8 +6,10 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -34,8 +36,11 @@ public final class CycleFinder {
     private CycleFinder(Map<String, Map<String, SortedSet<String>>> graph, int limit) {
         this.graph = graph;
         this.limit = limit;
+        // Only a session that waits and is waited for can be on a cycle.
+        Set<String> waitedFor = new HashSet<>();
+        graph.values().forEach(targets -> waitedFor.addAll(targets.keySet()));
         TreeSet<String> nodes = new TreeSet<>(graph.keySet());
-        graph.values().forEach(targets -> nodes.addAll(targets.keySet()));
+        nodes.retainAll(waitedFor);
         names = nodes.toArray(new String[0]);
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < names.length; i++) {
@@ -43,9 +48,16 @@ public final class CycleFinder {
         }
         successors = new int[names.length][];
         for (int i = 0; i < names.length; i++) {
-            int self = i;
-            Map<String, SortedSet<String>> targets = graph.getOrDefault(names[i], Map.of());
-            successors[i] = targets.keySet().stream().mapToInt(index::get).filter(j -> j != self).sorted().toArray();
+            int[] next = new int[graph.get(names[i]).size()];
+            int count = 0;
+            for (String target : graph.get(names[i]).keySet()) {
+                Integer j = index.get(target);
+                if (j != null && j != i) {
+                    next[count++] = j;
+                }
+            }
+            successors[i] = Arrays.copyOf(next, count);
+            Arrays.sort(successors[i]);
         }
     }
 

@@ -1,27 +1,16 @@
 package dev.baton.deadlock;
 
 import dev.baton.Baton;
+import dev.baton.deadlock.DeadlockDetector.Cause;
 import dev.baton.lock.FileLock;
-import dev.baton.lock.LockTable;
-import dev.baton.lock.ReleaseReason;
 import dev.baton.lock.WaitObserver;
-import dev.baton.session.Session;
 import dev.baton.state.Change;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.SortedSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,21 +23,18 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Deadlocks {
 
-    /** A pathological graph stops the cycle search here; open deadlocks are then checked edge by edge. */
-    static final int CYCLE_LIMIT = 64;
     private static final long EXPIRY_CHECK_MILLIS = 500;
 
     private final Ledger ledger;
-    private final LockTable locks;
     private final DeadlockSettings settings;
     private final WaitForGraph graph = new WaitForGraph();
-    private final Map<String, OpenDeadlock> open = new LinkedHashMap<>();
+    private final DeadlockDetector detector;
     private final ScheduledExecutorService expiry;
 
     private Deadlocks(Baton baton, DeadlockSettings settings) {
         this.ledger = baton.ledger();
-        this.locks = baton.locks();
         this.settings = settings;
+        this.detector = new DeadlockDetector(graph, settings.policy());
         this.expiry = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "baton-deadlock-expiry");
             thread.setDaemon(true);
@@ -87,12 +73,11 @@ public final class Deadlocks {
     /** The same inside a running transaction. */
     public void editDenied(Transaction tx, String sessionId, String file) {
         World world = tx.world();
-        boolean holdsIt = world.lock(file).map(lock -> lock.sessionId().equals(sessionId)).orElse(false);
-        if (world.session(sessionId).isEmpty() || holdsIt) {
+        if (world.session(sessionId).isEmpty() || holds(world, sessionId, file)) {
             return;
         }
         startWait(tx, sessionId, file, WaitKind.DENIED, tx.now().plus(settings.deniedWindow()));
-        detect(tx, Cause.of(null));
+        detector.detect(tx, Cause.of(null));
     }
 
     /** A negotiation for {@code file} by {@code requester} is pending: an edge to whoever holds the file. */
@@ -101,20 +86,20 @@ public final class Deadlocks {
             return;
         }
         startWait(tx, requester, file, WaitKind.NEGOTIATION, null);
-        detect(tx, Cause.of(null));
+        detector.detect(tx, Cause.of(null));
     }
 
     /** The negotiation is over (answered, resolved, timed out, withdrawn); {@code how} says which. */
     public void negotiationClosed(Transaction tx, String requester, String file, String how) {
         graph.get(requester, file, WaitKind.NEGOTIATION).ifPresent(wait -> {
             endWait(tx, wait, how);
-            detect(tx, Cause.of(how));
+            detector.detect(tx, Cause.of(how));
         });
     }
 
     /** For the victim's next hook call: the instruction to release, once per deadlock; empty otherwise. */
     public Optional<DeadlockAdvice> takeAdvice(String sessionId) {
-        return ledger.read(world -> open.values().stream()
+        return ledger.read(world -> detector.open().stream()
                 .filter(d -> d.deadlock.victim().equals(sessionId) && !d.adviceTaken)
                 .findFirst()
                 .map(d -> {
@@ -125,7 +110,7 @@ public final class Deadlocks {
 
     /** For any member's deny message while its deadlock is open: a sentence naming the cycle. */
     public Optional<String> denyNote(String sessionId) {
-        return ledger.read(world -> open.values().stream().filter(d -> d.involves(sessionId)).findFirst().map(d -> d.note));
+        return ledger.read(world -> detector.open().stream().filter(d -> d.involves(sessionId)).findFirst().map(d -> d.note));
     }
 
     public List<Deadlock> deadlocks() {
@@ -134,7 +119,7 @@ public final class Deadlocks {
 
     /** Open deadlocks; call under the ledger (inside {@code read} or a transaction). */
     public List<Deadlock> deadlocks(World world) {
-        return open.values().stream().map(d -> d.deadlock).toList();
+        return detector.open().stream().map(d -> d.deadlock).toList();
     }
 
     public List<WaitView> waits() {
@@ -153,29 +138,32 @@ public final class Deadlocks {
         @Override
         public void waitStarted(Transaction tx, String sessionId, List<String> files) {
             files.forEach(file -> startWait(tx, sessionId, file, WaitKind.ACQUIRE, null));
-            detect(tx, Cause.of(null));
+            detector.detect(tx, Cause.of(null));
         }
 
+        /** An acquire returns on the first file it gets; without one, its time ran out (or it was cut short). */
         @Override
         public void waitEnded(Transaction tx, String sessionId, List<String> files) {
+            World world = tx.world();
+            boolean gotOne = files.stream().anyMatch(file -> holds(world, sessionId, file));
+            String how = gotOne ? "stopped" : "timeout";
             boolean ended = false;
             for (String file : files) {
                 Optional<Wait> wait = graph.get(sessionId, file, WaitKind.ACQUIRE);
                 if (wait.isPresent()) {
-                    boolean got = tx.world().lock(file).map(lock -> lock.sessionId().equals(sessionId)).orElse(false);
-                    endWait(tx, wait.get(), got ? "acquired" : "stopped");
+                    endWait(tx, wait.get(), holds(world, sessionId, file) ? "acquired" : how);
                     ended = true;
                 }
             }
             if (ended) {
-                detect(tx, Cause.of("wait-ended"));
+                detector.detect(tx, Cause.of(how));
             }
         }
     }
 
     /** Ends waits that the transaction satisfied or made moot, expires denied waits, and looks again. */
     private void beforeCommit(Transaction tx, List<Change> changes) {
-        if (graph.isEmpty() && open.isEmpty()) {
+        if (graph.isEmpty() && detector.isEmpty()) {
             return;
         }
         boolean relevant = false;
@@ -197,7 +185,7 @@ public final class Deadlocks {
         }
         boolean expired = expire(tx);
         if (relevant || expired) {
-            detect(tx, new Cause(changes, expired ? "expired" : null));
+            detector.detect(tx, new Cause(changes, expired ? "expired" : null));
         }
     }
 
@@ -208,7 +196,7 @@ public final class Deadlocks {
         try {
             ledger.write(tx -> {
                 if (expire(tx)) {
-                    detect(tx, Cause.of("expired"));
+                    detector.detect(tx, Cause.of("expired"));
                 }
                 return null;
             });
@@ -241,114 +229,7 @@ public final class Deadlocks {
         tx.record(new Change.WaitEnded(wait, how));
     }
 
-    /** Compares the cycles in the graph now with the open deadlocks: new ones are detected, gone ones resolved. */
-    private void detect(Transaction tx, Cause cause) {
-        World world = tx.world();
-        Map<String, Map<String, SortedSet<String>>> edges = graph.edges(world);
-        CycleFinder.Cycles found = edges.isEmpty() ? new CycleFinder.Cycles(List.of(), true)
-                : CycleFinder.find(edges, CYCLE_LIMIT);
-        Map<String, Cycle> current = new LinkedHashMap<>();
-        found.cycles().forEach(cycle -> current.put(cycle.key(), cycle));
-        for (OpenDeadlock deadlock : List.copyOf(open.values())) {
-            if (!current.containsKey(deadlock.key()) && (found.complete() || !deadlock.stillIn(edges))) {
-                resolve(tx, deadlock, cause.how(deadlock));
-            }
-        }
-        List<OpenDeadlock> detected = new ArrayList<>();
-        for (Cycle cycle : current.values()) {
-            if (!open.containsKey(cycle.key())) {
-                detected.add(report(tx, cycle));
-            }
-        }
-        if (settings.policy() == DeadlockPolicy.AUTO_RELEASE && autoRelease(tx, detected)) {
-            detect(tx, Cause.of("auto-released"));
-        }
-    }
-
-    private OpenDeadlock report(Transaction tx, Cycle cycle) {
-        World world = tx.world();
-        String victim = cycle.sessions().stream()
-                .max(Comparator.comparing((String id) -> world.session(id).map(Session::startedAt).orElse(Instant.MIN))
-                        .thenComparing(Comparator.naturalOrder()))
-                .orElseThrow();
-        Deadlock deadlock = new Deadlock(idOf(cycle, tx.now()), cycle.sessions(), cycle.allFiles(), victim, tx.now());
-        OpenDeadlock opened = new OpenDeadlock(cycle, deadlock, DeadlockText.advice(deadlock, cycle, world),
-                DeadlockText.note(deadlock, cycle, world));
-        open.put(opened.key(), opened);
-        tx.onRollback(() -> open.remove(opened.key()));
-        tx.record(new Change.DeadlockDetected(deadlock));
-        for (String session : cycle.sessions()) {
-            for (String file : cycle.filesWaitedBy(session)) {
-                tx.audit("deadlock-detected", session, file, deadlock.id() + ": waits for " + cycle.next(session)
-                        + "; victim " + victim, cycle.next(session));
-            }
-        }
-        return opened;
-    }
-
-    private void resolve(Transaction tx, OpenDeadlock deadlock, String how) {
-        open.remove(deadlock.key());
-        tx.onRollback(() -> open.put(deadlock.key(), deadlock));
-        tx.record(new Change.DeadlockResolved(deadlock.deadlock, how));
-        for (String file : deadlock.deadlock.files()) {
-            tx.audit("deadlock-resolved", deadlock.deadlock.victim(), file, deadlock.deadlock.id() + ": " + how, null);
-        }
-    }
-
-    /**
-     * Releases, for each new deadlock, the victim's files that the cycle waits for and that have no edit
-     * in flight (a file mid-edit stays; the victim is then only advised). True when anything was freed.
-     */
-    private boolean autoRelease(Transaction tx, List<OpenDeadlock> detected) {
-        boolean freed = false;
-        for (OpenDeadlock deadlock : detected) {
-            String victim = deadlock.deadlock.victim();
-            for (String file : deadlock.advice.files()) {
-                Optional<FileLock> lock = tx.world().lock(file)
-                        .filter(held -> held.sessionId().equals(victim) && !held.editInFlight());
-                if (lock.isPresent()) {
-                    tx.removeLock(lock.get(), ReleaseReason.DEADLOCK, "baton");
-                    tx.audit("release", victim, file, ReleaseReason.DEADLOCK.wireName(), "baton");
-                    freed = true;
-                }
-            }
-        }
-        return freed;
-    }
-
-    private static String idOf(Cycle cycle, Instant at) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest((cycle.key() + "@" + at.toEpochMilli()).getBytes(StandardCharsets.UTF_8));
-            return "dl-" + HexFormat.of().formatHex(digest, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
-    }
-
-    /** What broke a deadlock, read from the transaction that broke it. */
-    private record Cause(List<Change> changes, String fallback) {
-
-        static Cause of(String how) {
-            return new Cause(List.of(), how);
-        }
-
-        String how(OpenDeadlock deadlock) {
-            for (Change change : changes) {
-                if (change instanceof Change.SessionRemoved removed && deadlock.involves(removed.session().id())) {
-                    return removed.reason().wireName();
-                }
-            }
-            for (Change change : changes) {
-                if (change instanceof Change.LockRemoved removed && deadlock.involvesFile(removed.lock().file())) {
-                    return removed.reason() == ReleaseReason.DEADLOCK ? "auto-released" : removed.reason().wireName();
-                }
-                if (change instanceof Change.LockSaved saved && saved.newlyAcquired()
-                        && deadlock.involvesFile(saved.lock().file())) {
-                    return "holder-changed";
-                }
-            }
-            return fallback == null ? "wait-ended" : fallback;
-        }
+    private static boolean holds(World world, String sessionId, String file) {
+        return world.lock(file).map(lock -> lock.sessionId().equals(sessionId)).orElse(false);
     }
 }

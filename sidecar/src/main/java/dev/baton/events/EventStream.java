@@ -17,8 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -33,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class EventStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
+    /** Quiet connections are pinged this often, well within the WebSocket idle timeout. */
+    private static final long KEEP_ALIVE_SECONDS = 30;
 
     private final Baton baton;
     private final Ledger ledger;
@@ -41,7 +42,7 @@ public final class EventStream {
     private final ChangeEvents changeEvents;
     private final Map<String, Function<World, Object>> sections = new LinkedHashMap<>();
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
-    private final ThreadPoolExecutor senders;
+    private final ScheduledThreadPoolExecutor senders;
     /** The last number given out; read and written under the ledger monitor only. */
     private long lastSeq;
 
@@ -52,12 +53,11 @@ public final class EventStream {
         this.settings = settings;
         this.changeEvents = ledger.read(world -> new ChangeEvents(baton, world));
         this.lastSeq = ledger.read(world -> store.newestEventSeq());
-        this.senders = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+        this.senders = new ScheduledThreadPoolExecutor(2, runnable -> {
             Thread thread = new Thread(runnable, "baton-events");
             thread.setDaemon(true);
             return thread;
         });
-        senders.allowCoreThreadTimeOut(true);
         sections.put("sessions", this::sessions);
         sections.put("locks", this::locks);
         sections.put("named_locks", this::namedLocks);
@@ -72,6 +72,7 @@ public final class EventStream {
         baton.ledger().addRecorder(stream::record);
         baton.ledger().addListener(stream::publish);
         baton.ledger().addCloseHook(stream::close);
+        stream.senders.scheduleWithFixedDelay(stream::keepAlive, KEEP_ALIVE_SECONDS, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
         return stream;
     }
 
@@ -157,6 +158,10 @@ public final class EventStream {
                 }
             }
         }
+    }
+
+    private void keepAlive() {
+        subscribers.forEach(Subscriber::keepAlive);
     }
 
     private void close() {

@@ -92,6 +92,20 @@ public final class Subscriber {
         }
     }
 
+    /** Pings a quiet connection so it stays open; a stuck one is left to its idle timeout. */
+    void keepAlive() {
+        synchronized (this) {
+            if (closed || busy) {
+                return; // a connection that is sending is not idle
+            }
+        }
+        try {
+            sink.ping();
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
     /** The connection is gone. */
     public void cancel() {
         synchronized (this) {

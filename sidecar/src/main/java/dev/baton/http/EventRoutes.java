@@ -6,10 +6,10 @@ import dev.baton.events.Subscriber;
 import dev.baton.state.BatonException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.websocket.WsConnectContext;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
@@ -21,9 +21,8 @@ import org.eclipse.jetty.websocket.api.StatusCode;
  */
 public final class EventRoutes {
 
-    /** Pings keep a quiet connection open; a client that stops reading entirely is dropped after this. */
+    /** The stream pings quiet connections; a client that stops reading entirely is dropped after this. */
     private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(5);
-    private static final long PING_SECONDS = 30;
 
     private final EventStream stream;
     private final Map<String, Subscriber> clients = new ConcurrentHashMap<>();
@@ -52,8 +51,8 @@ public final class EventRoutes {
     }
 
     private void connected(WsConnectContext ctx) {
+        // Not Javalin's automatic pings: they run on a JVM-wide thread that outlives the server.
         ctx.session.setIdleTimeout(IDLE_TIMEOUT);
-        ctx.enableAutomaticPings(PING_SECONDS, TimeUnit.SECONDS);
         clients.put(ctx.sessionId(), stream.connect(new JettySink(ctx.session), since(ctx.queryParam("since"))));
     }
 
@@ -83,6 +82,11 @@ public final class EventRoutes {
         @Override
         public void send(String frame, Runnable sent, Consumer<Throwable> failed) {
             session.sendText(frame, Callback.from(sent, failed));
+        }
+
+        @Override
+        public void ping() {
+            session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
         }
 
         @Override

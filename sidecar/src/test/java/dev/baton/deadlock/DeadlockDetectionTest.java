@@ -55,7 +55,13 @@ class DeadlockDetectionTest {
         }
 
         void end() {
-            sessions.forEach(baton::endSession);
+            for (String session : sessions) {
+                try {
+                    baton.endSession(session);
+                } catch (RunningSidecar.ApiFailure alreadyEnded) {
+                    assertThat(alreadyEnded.status).isEqualTo(404);
+                }
+            }
             waits.forEach(wait -> wait.handle((reply, failure) -> null).orTimeout(30, TimeUnit.SECONDS).join());
         }
     }
@@ -159,6 +165,44 @@ class DeadlockDetectionTest {
             assertThat(baton.modules.deadlocks().waits()).isEmpty();
         } finally {
             holder.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aCycleEndsWhenAMembersWaitTimesOut() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            String alice = baton.register("alice");
+            String bob = baton.register("bob");
+            baton.acquire(alice, baton.file("A.java"), 0);
+            baton.acquire(bob, baton.file("B.java"), 0);
+            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            CompletableFuture<JsonNode> bobGivesUp = baton.acquireInBackground(bob, baton.file("A.java"), 1);
+            client.awaitEvent("deadlock.detected");
+
+            assertThat(bobGivesUp.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isFalse();
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("timeout");
+            assertThat(client.events().get(client.events().indexOf(resolved) - 1).path("kind").asText()).isEqualTo("wait.ended");
+            baton.release(bob, baton.file("B.java"));
+            assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void aCycleEndsWhenAMemberSessionEnds() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            Ring ring = new Ring(baton, 3);
+            for (int i = 0; i < 3; i++) {
+                ring.wait(client, i);
+            }
+            client.awaitEvent("deadlock.detected");
+            baton.endSession(ring.sessions.get(1));
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("session-ended");
+            assertThat(baton.get("/v1/history?file=" + ring.files.get(1)).path("entries"))
+                    .extracting(e -> e.path("action").asText()).contains("deadlock-detected", "deadlock-resolved");
+            ring.end();
         }
     }
 

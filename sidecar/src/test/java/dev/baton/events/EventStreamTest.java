@@ -75,6 +75,49 @@ class EventStreamTest {
     }
 
     @Test
+    void editsPlansNamedLocksAndStaleHoldersAreEventsToo() throws Exception {
+        Process agent = new ProcessBuilder("sleep", "600").start();
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            client.firstFrame();
+            String alice = baton.register("alice");
+            baton.acquire(alice, baton.file("App.java"), 0);
+            baton.sidecar.baton().locks().editDone(alice, List.of(baton.file("App.java")));
+            JsonNode updated = client.awaitEvent("lock.updated").path("data").path("lock");
+            assertThat(updated.path("last_edit").asText()).isEqualTo(baton.clock.instant().toString());
+
+            baton.sidecar.baton().sessions().setPlan(alice, "refactor auth", "split the token check");
+            JsonNode plan = client.awaitEvent("plan.updated").path("data");
+            assertThat(plan.path("session_id").asText()).isEqualTo(alice);
+            assertThat(plan.path("goal").asText()).isEqualTo("refactor auth");
+            assertThat(plan.path("current_task").asText()).isEqualTo("split the token check");
+
+            baton.post("/v1/named-locks/acquire", Map.of("name", "nightly-build", "pid", ProcessHandle.current().pid(),
+                    "host", "here", "purpose", "build"));
+            assertThat(client.awaitEvent("named_lock.acquired").path("data").path("named_lock").path("name").asText())
+                    .isEqualTo("nightly-build");
+            baton.post("/v1/named-locks/release", Map.of("name", "nightly-build", "pid", ProcessHandle.current().pid()));
+            assertThat(client.awaitEvent("named_lock.released").path("data").path("reason").asText()).isEqualTo("released");
+
+            String bob = baton.register("bob", agent.pid());
+            baton.acquire(bob, baton.file("Lib.java"), 0);
+            assertThat(baton.acquire(alice, baton.file("Lib.java"), 0).path("all_acquired").asBoolean()).isFalse();
+            JsonNode denied = client.awaitEvent("lock.denied").path("data");
+            assertThat(denied.path("session_id").asText()).isEqualTo(alice);
+            assertThat(denied.path("holder").asText()).isEqualTo(bob);
+
+            agent.destroyForcibly();
+            agent.waitFor();
+            JsonNode cleaned = client.awaitEvent("stale.cleaned").path("data");
+            assertThat(cleaned.path("session_id").asText()).isEqualTo(bob);
+            assertThat(cleaned.path("reason").asText()).isEqualTo("holder-exited");
+            assertThat(cleaned.path("files")).extracting(JsonNode::asText).containsExactly(baton.file("Lib.java"));
+            assertThat(client.events("session.updated")).isEmpty();
+        } finally {
+            agent.destroyForcibly();
+        }
+    }
+
+    @Test
     void aClientReconnectingWithSinceGetsEveryEventItMissedOnceAndInOrder() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
             String alice = baton.register("alice");
