@@ -93,12 +93,12 @@ public final class EventStream {
         return ledger.read(world -> {
             Subscriber subscriber = new Subscriber(sink, settings.clientQueue(), senders, this::storedAfter,
                     subscribers::remove);
+            subscribers.add(subscriber);
             if (since != null && since <= lastSeq && since >= Math.max(0, store.oldestEventSeq() - 1)) {
                 subscriber.startAfter(since, lastSeq);
             } else {
                 subscriber.startWithSnapshot(Frames.snapshot(lastSeq, snapshot(world)), lastSeq);
             }
-            subscribers.add(subscriber);
             return subscriber;
         });
     }
