@@ -29,6 +29,8 @@ import picocli.CommandLine.Command;
                 InstallCommand.class,
                 UninstallCommand.class,
                 DoctorCommand.class,
+                WatchCommand.class,
+                DeadlocksCommand.class,
         })
 public final class BatonCommand implements Runnable {
 
