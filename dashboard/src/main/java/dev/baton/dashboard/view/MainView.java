@@ -36,6 +36,7 @@ public final class MainView implements ActionRunner {
     private final DashboardModel model;
     private final StackPane root;
     private final BorderPane frame = new BorderPane();
+    private final BorderPane content = new BorderPane();
     private final ListView<Page> nav = new ListView<>();
     private final Map<Page, Node> pages = new EnumMap<>(Page.class);
     private final Label pageTitle = new Label();
@@ -58,7 +59,8 @@ public final class MainView implements ActionRunner {
         pageDescription.getStyleClass().add(Styles.TEXT_MUTED);
         VBox header = new VBox(2, pageTitle, pageDescription);
         header.setPadding(new Insets(16, 20, 12, 20));
-        frame.setTop(header);
+        content.setTop(header);
+        frame.setCenter(content);
         frame.setLeft(sidebar(themeSwitch, dark));
         frame.setBottom(statusBar);
         frame.getStyleClass().add("dashboard");
@@ -101,9 +103,9 @@ public final class MainView implements ActionRunner {
     public void open(Page page) {
         pageTitle.setText(page.title());
         pageDescription.setText(page.description());
-        Node content = pages.get(page);
-        BorderPane.setMargin(content, new Insets(0, 20, 12, 20));
-        frame.setCenter(content);
+        Node body = pages.get(page);
+        BorderPane.setMargin(body, new Insets(0, 20, 12, 20));
+        content.setCenter(body);
         if (nav.getSelectionModel().getSelectedItem() != page) {
             nav.getSelectionModel().select(page);
         }

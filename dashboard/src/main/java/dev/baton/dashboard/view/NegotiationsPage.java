@@ -14,6 +14,11 @@ final class NegotiationsPage {
     }
 
     static TablePage<NegotiationRow> build(String id, DashboardModel model) {
+        return build(id, model, false);
+    }
+
+    /** @param compact fewer columns, for the overview's side panel */
+    static TablePage<NegotiationRow> build(String id, DashboardModel model, boolean compact) {
         EmptyState empty = new EmptyState("No negotiations",
                 "An agent asks for a held file with `baton negotiate FILE --reason …`; the request and its timeout show here.",
                 model.loadedProperty(), model.connectionProperty());
@@ -23,15 +28,23 @@ final class NegotiationsPage {
         TableColumn<NegotiationRow, Countdown> left = new TableColumn<>("Time left");
         left.setPrefWidth(100);
         left.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(Countdown.of(cell.getValue(), model.nowProperty().get())));
-        page.columns(
-                Columns.text("Requester", 110, NegotiationRow::requester),
-                Columns.text("Holder", 110, NegotiationRow::holder),
-                Columns.textWithTip("File", 220, NegotiationRow::shownFile, NegotiationRow::file),
-                Columns.text("Urgency", 80, NegotiationRow::urgency),
-                Columns.ago("Age", 90, NegotiationRow::createdAt, model.nowProperty()),
-                Columns.text("Status", 110, NegotiationRow::status),
-                left,
-                Columns.text("Reason", 220, NegotiationRow::reason));
+        if (compact) {
+            page.columns(
+                    Columns.text("Who asks whom", 150, row -> row.requester() + " → " + row.holder()),
+                    Columns.textWithTip("File", 150, NegotiationRow::shownFile, NegotiationRow::file),
+                    Columns.text("Urgency", 70, NegotiationRow::urgency),
+                    left);
+        } else {
+            page.columns(
+                    Columns.text("Requester", 110, NegotiationRow::requester),
+                    Columns.text("Holder", 110, NegotiationRow::holder),
+                    Columns.textWithTip("File", 220, NegotiationRow::shownFile, NegotiationRow::file),
+                    Columns.text("Urgency", 80, NegotiationRow::urgency),
+                    Columns.ago("Age", 90, NegotiationRow::createdAt, model.nowProperty()),
+                    Columns.text("Status", 110, NegotiationRow::status),
+                    left,
+                    Columns.text("Reason", 220, NegotiationRow::reason));
+        }
         page.sortBy(left, TableColumn.SortType.ASCENDING);
         page.table().setRowFactory(table -> new TableRow<>() {
             @Override

@@ -37,7 +37,7 @@ final class OverviewPage {
         Label deadlockTitle = TablePage.title("Deadlocks");
         model.graphProperty().addListener((obs, old, fresh) -> showDeadlocks(model, deadlocks));
         showDeadlocks(model, deadlocks);
-        TablePage<?> negotiations = NegotiationsPage.build("overview-negotiations", model);
+        TablePage<?> negotiations = NegotiationsPage.build("overview-negotiations", model, true);
         VBox.setVgrow(negotiations.node(), Priority.ALWAYS);
         VBox right = new VBox(8, deadlockTitle, deadlocks, TablePage.title("Negotiations"), negotiations.node());
         right.setPadding(new Insets(0, 0, 0, 12));
