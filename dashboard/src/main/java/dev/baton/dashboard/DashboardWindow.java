@@ -59,6 +59,8 @@ public final class DashboardWindow implements AutoCloseable {
         stage.setTitle("Baton");
         stage.setScene(scene);
         stage.show();
+        // Focus the page list, not the first filter box, so the window opens without a blinking caret.
+        view.focusNavigation();
         ticker.play();
         stream.start();
     }

@@ -93,6 +93,8 @@ public final class EventStream implements AutoCloseable {
         if (closed || attempt != generation) {
             return;
         }
+        // Retire this attempt at once: the abort below makes its socket report once more.
+        generation++;
         WebSocket old = socket;
         socket = null;
         if (old != null) {
@@ -214,7 +216,9 @@ public final class EventStream implements AutoCloseable {
         @Override
         public void onOpen(WebSocket ws) {
             // Marked here, not on the scheduler, so it precedes this socket's first frame.
-            cursor.connectionOpened();
+            if (attempt == generation) {
+                cursor.connectionOpened();
+            }
             lastFrameNanos = System.nanoTime();
             later(() -> {
                 if (attempt != generation || closed) {

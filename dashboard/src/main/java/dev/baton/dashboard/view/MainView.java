@@ -120,6 +120,10 @@ public final class MainView implements ActionRunner {
         });
     }
 
+    public void focusNavigation() {
+        nav.requestFocus();
+    }
+
     public Parent root() {
         return root;
     }
