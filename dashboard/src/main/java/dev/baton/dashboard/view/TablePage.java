@@ -65,7 +65,7 @@ final class TablePage<R> {
 
     @SafeVarargs
     final TablePage<R> columns(TableColumn<R, ?>... columns) {
-        table.getColumns().addAll(columns);
+        table.getColumns().addAll(java.util.Arrays.asList(columns));
         return this;
     }
 
