@@ -17,6 +17,8 @@ import picocli.CommandLine.Command;
                 LockCommands.CleanupStale.class,
                 LockCommands.History.class,
                 ExclusiveCommand.class,
+                WatchCommand.class,
+                DeadlocksCommand.class,
         })
 public final class BatonCommand implements Runnable {
 

@@ -54,6 +54,16 @@ final class Migrations {
                 actor TEXT
             );
             CREATE INDEX audit_by_file ON audit(file, id);
+            """,
+            // The change stream. IF NOT EXISTS keeps this script correct in whichever position it lands
+            // among the scripts of parallel work (it may run as version 2 or 3).
+            """
+            CREATE TABLE IF NOT EXISTS events (
+                seq INTEGER PRIMARY KEY,
+                at_ms INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                data TEXT NOT NULL
+            );
             """);
 
     private Migrations() {

@@ -8,6 +8,7 @@ import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
 import dev.baton.state.AuditEntry;
 import dev.baton.state.Change;
+import dev.baton.state.EventRecord;
 import dev.baton.state.Snapshot;
 import dev.baton.state.Store;
 import dev.baton.state.StoreException;
@@ -39,6 +40,8 @@ public final class SqliteStore implements Store {
     private final PreparedStatement upsertNamed;
     private final PreparedStatement deleteNamed;
     private final PreparedStatement insertAudit;
+    private final PreparedStatement insertEvent;
+    private final PreparedStatement pruneEvents;
 
     public SqliteStore(Path file) {
         this.file = file;
@@ -66,6 +69,8 @@ public final class SqliteStore implements Store {
             deleteNamed = connection.prepareStatement("DELETE FROM named_locks WHERE name = ?");
             insertAudit = connection.prepareStatement("""
                     INSERT INTO audit (at_ms, action, session_id, file, reason, actor) VALUES (?, ?, ?, ?, ?, ?)""");
+            insertEvent = connection.prepareStatement("INSERT INTO events (seq, at_ms, kind, data) VALUES (?, ?, ?, ?)");
+            pruneEvents = connection.prepareStatement("DELETE FROM events WHERE seq <= ?");
         } catch (SQLException e) {
             throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
         }
@@ -176,6 +181,16 @@ public final class SqliteStore implements Store {
             insertAudit.setString(5, entry.reason());
             insertAudit.setString(6, entry.actor());
             insertAudit.executeUpdate();
+        } else if (change instanceof Change.EventRecorded recorded) {
+            EventRecord event = recorded.event();
+            insertEvent.setLong(1, event.seq());
+            insertEvent.setLong(2, event.at().toEpochMilli());
+            insertEvent.setString(3, event.kind());
+            insertEvent.setString(4, event.data());
+            insertEvent.executeUpdate();
+        } else if (change instanceof Change.EventsPruned pruned) {
+            pruneEvents.setLong(1, pruned.throughSeq());
+            pruneEvents.executeUpdate();
         }
     }
 
@@ -229,6 +244,46 @@ public final class SqliteStore implements Store {
             return entries;
         } catch (SQLException e) {
             throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<EventRecord> eventsAfter(long afterSeq, int limit) {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT seq, at_ms, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?")) {
+            query.setLong(1, afterSeq);
+            query.setInt(2, limit);
+            List<EventRecord> events = new ArrayList<>();
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    events.add(new EventRecord(rs.getLong("seq"), instant(rs, "at_ms"), rs.getString("kind"),
+                            rs.getString("data")));
+                }
+            }
+            connection.commit();
+            return events;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the event log: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public long oldestEventSeq() {
+        return eventSeq("SELECT min(seq) FROM events");
+    }
+
+    @Override
+    public long newestEventSeq() {
+        return eventSeq("SELECT max(seq) FROM events");
+    }
+
+    private long eventSeq(String sql) {
+        try (PreparedStatement query = connection.prepareStatement(sql); ResultSet rs = query.executeQuery()) {
+            long seq = rs.next() ? rs.getLong(1) : 0;
+            connection.commit();
+            return seq;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the event log: " + e.getMessage(), e);
         }
     }
 
