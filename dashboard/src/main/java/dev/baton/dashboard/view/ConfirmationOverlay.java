@@ -42,8 +42,9 @@ final class ConfirmationOverlay extends StackPane {
         setVisible(false);
         cancel.setOnAction(e -> hide());
         confirm.setOnAction(e -> {
+            Runnable action = onConfirm;
             hide();
-            onConfirm.run();
+            action.run();
         });
         setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.ESCAPE) {

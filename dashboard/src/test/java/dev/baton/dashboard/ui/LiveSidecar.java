@@ -80,8 +80,12 @@ final class LiveSidecar implements AutoCloseable {
     }
 
     String register(String sessionId, String name, Path cwd) {
-        post("/v1/sessions", Map.of("session_id", sessionId, "agent", "claude-code",
-                "pid", ProcessHandle.current().pid(), "cwd", cwd.toString(), "name", name));
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("session_id", sessionId, "agent", "claude-code",
+                "pid", ProcessHandle.current().pid(), "cwd", cwd.toString()));
+        if (name != null) {
+            body.put("name", name);
+        }
+        post("/v1/sessions", body);
         return sessionId;
     }
 
