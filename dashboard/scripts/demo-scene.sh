@@ -47,10 +47,10 @@ acquire a7e4c2f9-tests src/billing/InvoiceTest.java
 # A negotiation, where this sidecar has the route (it answers 404 otherwise).
 api -X POST "$base/v1/negotiations" -d "{\"session_id\":\"a7e4c2f9-tests\",\"file\":\"$repo/src/billing/Invoice.java\",\"reason\":\"the test needs the new rounding\",\"urgency\":\"urgent\"}" >/dev/null || true
 # The deadlock: each of two sessions waits for the file the other holds.
-acquire 3f2a91c4-auth src/billing/Invoice.java 600 & pids+=($!)
-acquire 9c1d77e0-billing src/auth/Session.java 600 & pids+=($!)
+acquire 3f2a91c4-auth src/billing/Invoice.java 600 2>/dev/null & pids+=($!)
+acquire 9c1d77e0-billing src/auth/Session.java 600 2>/dev/null & pids+=($!)
 # docs waits for auth behind the deadlock.
-acquire 51be0a3d-docs src/auth/Login.java 600 & pids+=($!)
+acquire 51be0a3d-docs src/auth/Login.java 600 2>/dev/null & pids+=($!)
 
 mkdir -p "$(dirname "$out")"
 "$here/bin/baton" dashboard --screenshot "$out" --size 1440x900

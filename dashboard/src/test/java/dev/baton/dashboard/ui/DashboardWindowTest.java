@@ -2,7 +2,6 @@ package dev.baton.dashboard.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.dashboard.DashboardWindow;
@@ -55,8 +54,7 @@ class DashboardWindowTest {
     }
 
     @BeforeEach
-    void needsTheEventStream() throws InterruptedException {
-        assumeTrue(sidecar.servesEvents(), "this sidecar has no /v1/events yet; the dashboard needs the event stream");
+    void waitForTheFirstSnapshot() {
         await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> window.model().loadedProperty().get()));
     }
 
@@ -143,6 +141,28 @@ class DashboardWindowTest {
         assertThat(StreamSupport.stream(sidecar.history(file).path("entries").spliterator(), false)
                 .map(entry -> entry.path("actor").asText("")))
                 .contains("dashboard");
+    }
+
+    @Test
+    void endingASessionNamesEveryLockItFreesThenEndsIt(FxRobot robot) {
+        String session = sidecar.register("ffffffff-end", "stuck-agent", repo);
+        sidecar.acquire(session, repo.resolve("one.txt"), 0);
+        sidecar.acquire(session, repo.resolve("two.txt"), 0);
+        robot.interact(() -> window.view().open(Page.SESSIONS));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup("#sessions-table")
+                .queryTableView().getItems().size() == 1 && window.model().locks().size() == 2));
+
+        robot.interact(() -> robot.lookup("#sessions-table").queryTableView().getSelectionModel().select(0));
+        robot.clickOn("#end-session");
+
+        assertThat(robot.lookup("#confirmation-question").queryAs(Label.class).getText())
+                .contains(session).contains(repo.resolve("one.txt").toString()).contains(repo.resolve("two.txt").toString());
+        robot.clickOn("#confirm-action");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup("#sessions-table").queryTableView().getItems().isEmpty()));
+        assertThat(sidecar.locks().path("locks")).isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() ->
+                robot.lookup("#action-outcome").queryAs(Label.class).getText()).startsWith("Ended session ffffffff; freed 2 lock(s)"));
     }
 
     @Test

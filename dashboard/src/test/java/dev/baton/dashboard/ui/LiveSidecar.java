@@ -11,15 +11,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
-import java.net.http.WebSocketHandshakeException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real sidecar on port 0 in a temporary BATON_HOME, with production adapters, driven through its
@@ -60,23 +55,6 @@ final class LiveSidecar implements AutoCloseable {
 
     String token() {
         return token;
-    }
-
-    /** Whether this sidecar serves {@code /v1/events}: the dashboard's tests need the event stream. */
-    boolean servesEvents() throws InterruptedException {
-        CompletableFuture<WebSocket> socket = http.newWebSocketBuilder().header("Authorization", "Bearer " + token)
-                .buildAsync(URI.create("ws://127.0.0.1:" + sidecar.port() + "/v1/events"), new WebSocket.Listener() { });
-        try {
-            socket.get(5, TimeUnit.SECONDS).abort();
-            return true;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof WebSocketHandshakeException) {
-                return false;
-            }
-            throw new IllegalStateException("probing /v1/events failed", e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("probing /v1/events timed out", e);
-        }
     }
 
     String register(String sessionId, String name, Path cwd) {
