@@ -27,9 +27,12 @@ token="$(cat "$BATON_HOME/token")"
 api() { curl -sS -H "Authorization: Bearer $token" -H 'Content-Type: application/json' "$@"; }
 
 # Each session stands for an agent: a live process the sidecar can check.
+declare -A keys
 session() { # id agent name
   sleep 3600 & pids+=($!)
-  api -X POST "$base/v1/sessions" -d "{\"session_id\":\"$1\",\"agent\":\"$2\",\"pid\":$!,\"cwd\":\"$repo\",\"name\":\"$3\"}" >/dev/null
+  local reply
+  reply="$(api -X POST "$base/v1/sessions" -d "{\"session_id\":\"$1\",\"agent\":\"$2\",\"pid\":$!,\"cwd\":\"$repo\",\"name\":\"$3\"}")"
+  keys[$1]="$(sed -n 's/.*"key":"\([^"]*\)".*/\1/p' <<<"$reply")"
 }
 acquire() { # session file [wait_seconds]
   api -X POST "$base/v1/locks/acquire" -d "{\"session_id\":\"$1\",\"files\":[\"$repo/$2\"],\"wait_seconds\":${3:-0}}" >/dev/null
@@ -44,8 +47,8 @@ acquire 3f2a91c4-auth src/auth/Session.java
 acquire 9c1d77e0-billing src/billing/Invoice.java
 acquire 51be0a3d-docs docs/architecture.md
 acquire a7e4c2f9-tests src/billing/InvoiceTest.java
-# A negotiation, where this sidecar has the route (it answers 404 otherwise).
-api -X POST "$base/v1/negotiations" -d "{\"session_id\":\"a7e4c2f9-tests\",\"file\":\"$repo/src/billing/Invoice.java\",\"reason\":\"the test needs the new rounding\",\"urgency\":\"urgent\"}" >/dev/null || true
+# A negotiation: the requester proves who it is with the key it got at registration.
+api -X POST "$base/v1/negotiations" -H "X-Baton-Key: ${keys[a7e4c2f9-tests]}" -d "{\"session_id\":\"a7e4c2f9-tests\",\"file\":\"$repo/src/billing/Invoice.java\",\"reason\":\"the test needs the new rounding\",\"urgency\":\"urgent\"}" >/dev/null || true
 # The deadlock: each of two sessions waits for the file the other holds.
 acquire 3f2a91c4-auth src/billing/Invoice.java 600 2>/dev/null & pids+=($!)
 acquire 9c1d77e0-billing src/auth/Session.java 600 2>/dev/null & pids+=($!)

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
                 UninstallCommand.class,
                 DoctorCommand.class,
                 WatchCommand.class,
+                DashboardCommand.class,
                 DeadlocksCommand.class,
         })
 public final class BatonCommand implements Runnable {
