@@ -35,15 +35,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Kills a loaded sidecar with SIGKILL at random moments and checks, after every restart, that it
  * kept every promise it made: acknowledged acquires are held, acknowledged releases are not, the
- * database is intact, and no two clients were ever told they held the same file.
+ * database is intact, and no two clients were ever told they held the same file. Four clients use
+ * the HTTP API; a fifth takes its files through the real hook script, as Claude Code would.
  * {@code -Dbaton.crash.kills=N} runs a longer campaign (CI runs the default).
  */
 class CrashSafetyTest {
 
     static final int CLIENTS = 4;
     static final int FILES = 12;
+    static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
 
     @TempDir Path home;
+    @TempDir Path repo;
+    String editTemplate;
 
     @Test
     void acknowledgedLocksSurviveRepeatedSigkills() throws Exception {
@@ -51,7 +55,14 @@ class CrashSafetyTest {
         Random random = new Random(Long.getLong("baton.crash.seed", 20261122L));
         List<ClientState> clients = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {
-            clients.add(new ClientState("crash-client-" + c));
+            clients.add(new ClientState("crash-client-" + c, false));
+        }
+        clients.add(new ClientState("crash-hook-client", true));
+        run(repo, "git", "init", "-q");
+        try (var in = CrashSafetyTest.class.getResourceAsStream("/hook-samples/claude-pretooluse-edit.json")) {
+            editTemplate = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01", "crash-hook-client")
+                    .replace("\"cwd\":\"/home/dev/shop\"", "\"cwd\":\"" + repo + "\"");
         }
         int acknowledged = 0;
         for (int round = 0; round < kills; round++) {
@@ -68,17 +79,21 @@ class CrashSafetyTest {
             verifyPromises(last, clients, kills);
         }
         assertThat(acknowledged).as("acknowledged operations across all rounds").isGreaterThan(kills);
+        assertThat(clients).allSatisfy(client -> assertThat(client.acquisitions).as(client.session).isPositive());
     }
 
     /** What one client was told: files it holds for sure, files it released for sure, files in doubt. */
     static final class ClientState {
         final String session;
+        final boolean viaHook;
         final Set<String> held = new HashSet<>();
         final Set<String> released = new HashSet<>();
         final Set<String> inDoubt = new HashSet<>();
+        int acquisitions;
 
-        ClientState(String session) {
+        ClientState(String session, boolean viaHook) {
             this.session = session;
+            this.viaHook = viaHook;
         }
     }
 
@@ -107,23 +122,34 @@ class CrashSafetyTest {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         int acknowledged = 0;
         try {
-            post(http, sidecar, "/v1/sessions", Map.of("session_id", client.session, "agent", "api"));
+            if (!client.viaHook) {
+                post(http, sidecar, "/v1/sessions", Map.of("session_id", client.session, "agent", "api"));
+            }
             while (!stop.get()) {
-                String file = "/crash/repo/file-" + random.nextInt(FILES);
-                boolean release = random.nextBoolean();
+                String file = repo.toRealPath() + "/file-" + random.nextInt(FILES);
+                // The hook client's session exists once its first hook call registered it.
+                boolean release = random.nextBoolean() && !(client.viaHook && client.acquisitions == 0);
                 client.inDoubt.add(file);
-                JsonNode reply = release
-                        ? post(http, sidecar, "/v1/locks/release", Map.of("session_id", client.session, "files", List.of(file)))
-                        : post(http, sidecar, "/v1/locks/acquire", Map.of("session_id", client.session, "files", List.of(file)));
+                boolean acquired;
+                if (release) {
+                    post(http, sidecar, "/v1/locks/release", Map.of("session_id", client.session, "files", List.of(file)));
+                    acquired = false;
+                } else if (client.viaHook) {
+                    acquired = acquireThroughHook(file);
+                } else {
+                    acquired = post(http, sidecar, "/v1/locks/acquire", Map.of("session_id", client.session, "files", List.of(file)))
+                            .path("all_acquired").asBoolean();
+                }
                 client.inDoubt.remove(file);
                 acknowledged++;
                 replies.incrementAndGet();
                 if (release) {
                     client.held.remove(file);
                     client.released.add(file);
-                } else if (reply.path("all_acquired").asBoolean()) {
+                } else if (acquired) {
                     client.released.remove(file);
                     client.held.add(file);
+                    client.acquisitions++;
                 }
             }
         } catch (IOException e) {
@@ -132,6 +158,44 @@ class CrashSafetyTest {
             Thread.currentThread().interrupt();
         }
         return acknowledged;
+    }
+
+    /**
+     * One PreToolUse through the real script: silent exit 0 is an acknowledged acquire, a deny is an
+     * acknowledged refusal; anything else (the sidecar died under the call) leaves the file in doubt.
+     */
+    private boolean acquireThroughHook(String file) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(SCRIPT.toString(), "claude", "PreToolUse");
+        builder.environment().put("BATON_HOME", home.toString());
+        builder.environment().put("BATON_BIN", "/nonexistent/baton"); // never auto-start a second sidecar here
+        builder.environment().put("BATON_HOOK_TIMEOUT", "5");
+        Process script = builder.start();
+        try (var stdin = script.getOutputStream()) {
+            stdin.write(editTemplate.replace("/home/dev/shop/src/main/java/shop/Cart.java", file)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (!script.waitFor(30, TimeUnit.SECONDS)) {
+            script.destroyForcibly();
+            throw new IOException("the hook script hung");
+        }
+        String out = new String(script.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (script.exitValue() != 0) {
+            throw new IOException("the hook failed closed (sidecar gone): exit " + script.exitValue());
+        }
+        if (out.isBlank()) {
+            return true;
+        }
+        if (out.contains("\"permissionDecision\":\"deny\"")) {
+            return false;
+        }
+        throw new IOException("unexpected hook output: " + out);
+    }
+
+    private static void run(Path dir, String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).inheritIO().start();
+        if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + " failed");
+        }
     }
 
     private void verifyPromises(SidecarProcess sidecar, List<ClientState> clients, int round) throws Exception {
