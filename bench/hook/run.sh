@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Hook benchmark: whole-process time of one PreToolUse hook call (script start to exit, sidecar warm) for an
+# Hook benchmark: whole-process time of one PreToolUse hook call (process start to exit, sidecar warm) for an
 # edit that goes through and for a denied edit, beside two jq + sqlite3 baselines doing the same re-entrant
 # check (baseline-hook.sh as such hooks are usually written, baseline-hook-tuned.sh with the fewest tool runs),
-# all measured in the same run with hyperfine. Usage, from the repository root:
+# all measured in the same run. Usage, from the repository root:
 #   mvn -q -o package -DskipTests && bench/hook/run.sh [RUNS]      (RUNS per case, default 300)
-# Needs: java, git, hyperfine, jq, sqlite3, curl (apt-get install -y hyperfine jq sqlite3 curl).
-# Writes bench/results/hook-<timestamp>.json (hyperfine's export, every run's time) and prints a summary.
+# Needs: java, git, jq, sqlite3, curl (apt-get install -y jq sqlite3 curl).
+# Writes every run's time to bench/results/hook-<timestamp>.tsv and prints median and p90 per case.
+#
+# The loop below times each hook as its parent sees it, from fork to exit, with bash's EPOCHREALTIME (no
+# process of its own). It takes the cases in turn, round after round, so a change in the machine's load hits
+# every case alike. (hyperfine 1.15 cannot give a command stdin without a shell, and subtracting an estimate
+# of the shell's start-up is unreliable below a few milliseconds, as hyperfine itself warns.)
 set -euo pipefail
 
 runs=${1:-300}
@@ -15,7 +20,7 @@ hook=$root/hook-scripts/baton-hook
 baseline=$root/bench/hook/baseline-hook.sh
 tuned=$root/bench/hook/baseline-hook-tuned.sh
 samples=$root/sidecar/src/test/resources/hook-samples
-for tool in java git hyperfine jq sqlite3 curl; do
+for tool in java git jq sqlite3 curl; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install -y $tool)" >&2; exit 2; }
 done
 [[ -f $jar ]] || { echo "bench: $jar is missing; build it with: mvn -q package -DskipTests" >&2; exit 2; }
@@ -69,35 +74,65 @@ for script in "$baseline" "$tuned"; do
   [[ $("$script" "$db" <"$work/edit-b.json") == *'"deny"'* ]] || { echo "bench: no denial from $script" >&2; exit 2; }
 done
 
+# The cases, in the order of a round: each names a preparation (not timed) and the timed command.
+# Within a round the state carries over: A takes the free file, edits it again, then B is denied.
+names=(
+  "baton: edit of a free file (lock taken)" "baton: holder edits again (re-entrant)" "baton: denied edit"
+  "baseline: edit of a free file (lock taken)" "baseline: holder edits again (re-entrant)" "baseline: denied edit"
+  "tuned baseline: edit of a free file (lock taken)" "tuned baseline: holder edits again (re-entrant)"
+  "tuned baseline: denied edit"
+  "floor: the hook switched off (CLAUDE_FILE_LOCK=0): bash start-up" "floor: /bin/true: starting any process")
+release_baseline() { sqlite3 "$db" "DELETE FROM locks WHERE session_id = '$session_a'"; }
+prepare() {
+  case $1 in
+    0) "$work/release-a.sh" ;;
+    3 | 6) release_baseline ;;
+  esac
+}
+run_case() {
+  case $1 in
+    0 | 1) "$hook" claude PreToolUse <"$work/edit-a.json" ;;
+    2) "$hook" claude PreToolUse <"$work/edit-b.json" ;;
+    3 | 4) "$baseline" "$db" <"$work/edit-a.json" ;;
+    5) "$baseline" "$db" <"$work/edit-b.json" ;;
+    6 | 7) "$tuned" "$db" <"$work/edit-a.json" ;;
+    8) "$tuned" "$db" <"$work/edit-b.json" ;;
+    9) CLAUDE_FILE_LOCK=0 "$hook" claude PreToolUse <"$work/edit-a.json" ;;
+    10) /bin/true <"$work/edit-a.json" ;;
+  esac
+}
+
 mkdir -p "$root/bench/results"
-out=$root/bench/results/hook-$(date +%Y%m%d-%H%M%S).json
+out=$root/bench/results/hook-$(date +%Y%m%d-%H%M%S).tsv
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# Each hook reads the payload from its stdin (here the payload file; the hook reads a pipe from an agent the
-# same way, in blocks), so the time is the hook process's own, from start to exit.
-release_baseline="sqlite3 $db \"DELETE FROM locks WHERE session_id = '$session_a'\""
-hyperfine --shell bash --warmup 20 --runs "$runs" --export-json "$out" --style basic \
-  --prepare "$work/release-a.sh" --prepare : --prepare : \
-  --prepare "$release_baseline" --prepare : --prepare : \
-  --prepare "$release_baseline" --prepare : --prepare : --prepare : \
-  -n "baton: edit of a free file (lock taken)" "$hook claude PreToolUse <$work/edit-a.json" \
-  -n "baton: holder edits again (re-entrant)" "$hook claude PreToolUse <$work/edit-a.json" \
-  -n "baton: denied edit" "$hook claude PreToolUse <$work/edit-b.json" \
-  -n "baseline: edit of a free file (lock taken)" "$baseline $db <$work/edit-a.json" \
-  -n "baseline: holder edits again (re-entrant)" "$baseline $db <$work/edit-a.json" \
-  -n "baseline: denied edit" "$baseline $db <$work/edit-b.json" \
-  -n "tuned baseline: edit of a free file (lock taken)" "$tuned $db <$work/edit-a.json" \
-  -n "tuned baseline: holder edits again (re-entrant)" "$tuned $db <$work/edit-a.json" \
-  -n "tuned baseline: denied edit" "$tuned $db <$work/edit-b.json" \
-  -n "floor: the same hook switched off (CLAUDE_FILE_LOCK=0), bash start-up only" \
-  "CLAUDE_FILE_LOCK=0 $hook claude PreToolUse <$work/edit-a.json" >/dev/null
+warmup=20
+: >"$out"
+for ((round = 0; round < warmup + runs; round++)); do
+  for ((c = 0; c < ${#names[@]}; c++)); do
+    prepare "$c"
+    t0=${EPOCHREALTIME/./}
+    run_case "$c" >/dev/null
+    t1=${EPOCHREALTIME/./}
+    ((round < warmup)) || printf '%d\t%d\n' "$c" $((t1 - t0)) >>"$out"
+  done
+done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# Median and p90 of one case, in ms, from the microseconds in $out.
+stats() {
+  local -a sorted
+  mapfile -t sorted < <(awk -F'\t' -v c="$1" '$1 == c { print $2 }' "$out" | sort -n)
+  local n=${#sorted[@]}
+  awk -v m="${sorted[n / 2]}" -v p="${sorted[n * 9 / 10]}" 'BEGIN { printf "%.2f %.2f\n", m / 1000, p / 1000 }'
+}
 echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), Linux $(uname -r), bash ${BASH_VERSION%%(*}, $(java -version 2>&1 | head -1)"
-echo "load average before/after: $load_before / $load_after; $runs runs per case; results: ${out#"$root"/}"
-jq -r '.results[] | (.times | sort) as $t
-  | [.command, (.median * 1000 * 100 | round / 100), ($t[(($t | length) * 0.9 | floor)] * 1000 * 100 | round / 100)]
-  | "\(.[0]): median \(.[1]) ms, p90 \(.[2]) ms"' "$out"
-jq -r '[.results[] | .median] as $m
-  | def x(a; b): ($m[a] / $m[b] * 10 | round / 10 | tostring) + "x";
-  "speed-up over the baseline (median / median): free \(x(3; 0)), re-entrant \(x(4; 1)), denied \(x(5; 2))",
-  "speed-up over the tuned baseline: free \(x(6; 0)), re-entrant \(x(7; 1)), denied \(x(8; 2))"' "$out"
+echo "load average before/after: $load_before / $load_after; $runs runs per case; times: ${out#"$root"/}"
+declare -a median
+for ((c = 0; c < ${#names[@]}; c++)); do
+  read -r m p < <(stats "$c")
+  median[c]=$m
+  printf '%-58s median %6.2f ms   p90 %6.2f ms\n' "${names[c]}:" "$m" "$p"
+done
+ratio() { awk -v a="${median[$1]}" -v b="${median[$2]}" 'BEGIN { printf "%.1fx", a / b }'; }
+echo "speed-up over the baseline (median / median): free $(ratio 3 0), re-entrant $(ratio 4 1), denied $(ratio 5 2)"
+echo "speed-up over the tuned baseline: free $(ratio 6 0), re-entrant $(ratio 7 1), denied $(ratio 8 2)"
