@@ -9,3 +9,6 @@ cp="sidecar/target/test-classes:sidecar/target/classes:$(mvn -B -q -pl sidecar d
 echo "| scenario | clients | acquire+release pairs/s | acquire p50 ms | acquire p99 ms |"
 echo "|---|---|---|---|---|"
 java -cp "$cp" dev.baton.bench.LockBench sidecar/target/baton.jar "${1:-5}"
+echo
+echo "Engine alone (no HTTP), one thread, three rounds of 20,000 pairs:"
+java -cp "$cp" dev.baton.bench.EngineBench

@@ -27,7 +27,8 @@ public final class LockBench {
         Path jar = Path.of(args[0]);
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path home = Files.createTempDirectory("baton-bench");
-        List<String> command = new ArrayList<>(List.of("java"));
+        // The JVM options `bin/baton serve` runs the sidecar with.
+        List<String> command = new ArrayList<>(List.of("java", "-XX:+UseSerialGC", "-Xshare:auto"));
         String extra = System.getenv("BENCH_SIDECAR_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             command.addAll(List.of(extra.trim().split("\\s+")));
