@@ -66,8 +66,8 @@ final class CoordinationRows {
             MessageReceipt receipt = saved.receipt();
             upsertReceipt.setLong(1, receipt.messageId());
             upsertReceipt.setString(2, receipt.sessionId());
-            setInstant(upsertReceipt, 3, receipt.deliveredAt());
-            setInstant(upsertReceipt, 4, receipt.readAt());
+            Instants.bind(upsertReceipt, 3, receipt.deliveredAt());
+            Instants.bind(upsertReceipt, 4, receipt.readAt());
             upsertReceipt.executeUpdate();
         } else {
             return false;
@@ -85,14 +85,14 @@ final class CoordinationRows {
         upsertNegotiation.setString(7, n.state().wireName());
         upsertNegotiation.setLong(8, n.createdAt().toEpochMilli());
         upsertNegotiation.setLong(9, n.timeoutAt().toEpochMilli());
-        setInstant(upsertNegotiation, 10, n.answeredAt());
+        Instants.bind(upsertNegotiation, 10, n.answeredAt());
         if (n.etaMinutes() == null) {
             upsertNegotiation.setNull(11, Types.INTEGER);
         } else {
             upsertNegotiation.setInt(11, n.etaMinutes());
         }
         upsertNegotiation.setString(12, n.answerReason());
-        setInstant(upsertNegotiation, 13, n.resolvedAt());
+        Instants.bind(upsertNegotiation, 13, n.resolvedAt());
         upsertNegotiation.setString(14, n.resolution());
         upsertNegotiation.setInt(15, n.holderNotified() ? 1 : 0);
         upsertNegotiation.setString(16, n.requesterNotified() == null ? null : n.requesterNotified().wireName());
@@ -109,9 +109,9 @@ final class CoordinationRows {
                 String told = rs.getString("requester_notified");
                 negotiations.add(new Negotiation(rs.getString("id"), rs.getString("file"), rs.getString("requester_id"),
                         rs.getString("holder_id"), rs.getString("reason"), Urgency.parse(rs.getString("urgency")),
-                        NegotiationStatus.fromWireName(rs.getString("state")), instant(rs, "created_ms"),
-                        instant(rs, "timeout_ms"), instant(rs, "answered_ms"), etaMinutes, rs.getString("answer_reason"),
-                        instant(rs, "resolved_ms"), rs.getString("resolution"), rs.getInt("holder_notified") != 0,
+                        NegotiationStatus.fromWireName(rs.getString("state")), Instants.read(rs, "created_ms"),
+                        Instants.read(rs, "timeout_ms"), Instants.read(rs, "answered_ms"), etaMinutes, rs.getString("answer_reason"),
+                        Instants.read(rs, "resolved_ms"), rs.getString("resolution"), rs.getInt("holder_notified") != 0,
                         told == null ? null : NegotiationStatus.fromWireName(told)));
             }
         }
@@ -124,7 +124,7 @@ final class CoordinationRows {
              ResultSet rs = query.executeQuery()) {
             while (rs.next()) {
                 messages.add(new Message(rs.getLong("id"), rs.getString("sender_id"), rs.getString("recipient"),
-                        rs.getString("body"), instant(rs, "sent_ms")));
+                        rs.getString("body"), Instants.read(rs, "sent_ms")));
             }
         }
         return messages;
@@ -136,22 +136,9 @@ final class CoordinationRows {
              ResultSet rs = query.executeQuery()) {
             while (rs.next()) {
                 receipts.add(new MessageReceipt(rs.getLong("message_id"), rs.getString("session_id"),
-                        instant(rs, "delivered_ms"), instant(rs, "read_ms")));
+                        Instants.read(rs, "delivered_ms"), Instants.read(rs, "read_ms")));
             }
         }
         return receipts;
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        long millis = rs.getLong(column);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
-    }
-
-    private static void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.INTEGER);
-        } else {
-            statement.setLong(index, value.toEpochMilli());
-        }
     }
 }

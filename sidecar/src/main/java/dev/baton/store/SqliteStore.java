@@ -95,7 +95,7 @@ public final class SqliteStore implements Store {
                  ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
                     locks.add(new FileLock(rs.getString("file"), rs.getString("session_id"),
-                            instant(rs, "acquired_ms"), instant(rs, "last_edit_ms"), rs.getInt("edit_in_flight") != 0));
+                            Instants.read(rs, "acquired_ms"), Instants.read(rs, "last_edit_ms"), rs.getInt("edit_in_flight") != 0));
                 }
             }
             List<NamedLock> named = new ArrayList<>();
@@ -103,8 +103,8 @@ public final class SqliteStore implements Store {
                  ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
                     named.add(new NamedLock(rs.getString("name"),
-                            new ProcessIdentity(rs.getLong("pid"), instant(rs, "pid_start_ms")),
-                            rs.getString("host"), instant(rs, "acquired_ms"), rs.getString("purpose")));
+                            new ProcessIdentity(rs.getLong("pid"), Instants.read(rs, "pid_start_ms")),
+                            rs.getString("host"), Instants.read(rs, "acquired_ms"), rs.getString("purpose")));
                 }
             }
             return new Snapshot(sessions, locks, named, coordination.loadNegotiations(),
@@ -116,12 +116,12 @@ public final class SqliteStore implements Store {
 
     private static Session readSession(ResultSet rs) throws SQLException {
         long pid = rs.getLong("pid");
-        ProcessIdentity process = rs.wasNull() || pid <= 0 ? null : new ProcessIdentity(pid, instant(rs, "pid_start_ms"));
-        Instant planAt = instant(rs, "plan_ms");
+        ProcessIdentity process = rs.wasNull() || pid <= 0 ? null : new ProcessIdentity(pid, Instants.read(rs, "pid_start_ms"));
+        Instant planAt = Instants.read(rs, "plan_ms");
         Plan plan = planAt == null ? null : new Plan(rs.getString("plan_goal"), rs.getString("plan_task"), planAt);
         AgentKind agent = AgentKind.fromWireName(rs.getString("agent")).orElse(AgentKind.API);
         return new Session(rs.getString("id"), agent, process, rs.getString("host"), rs.getString("cwd"),
-                rs.getString("repo_root"), instant(rs, "started_ms"), instant(rs, "heartbeat_ms"), rs.getString("name"),
+                rs.getString("repo_root"), Instants.read(rs, "started_ms"), Instants.read(rs, "heartbeat_ms"), rs.getString("name"),
                 rs.getString("parent_id"), rs.getString("key_hash"), plan);
     }
 
@@ -162,7 +162,7 @@ public final class SqliteStore implements Store {
             upsertLock.setString(1, lock.file());
             upsertLock.setString(2, lock.sessionId());
             upsertLock.setLong(3, lock.acquiredAt().toEpochMilli());
-            setInstant(upsertLock, 4, lock.lastEditAt());
+            Instants.bind(upsertLock, 4, lock.lastEditAt());
             upsertLock.setInt(5, lock.editInFlight() ? 1 : 0);
             upsertLock.executeUpdate();
         } else if (change instanceof Change.LockRemoved removed) {
@@ -172,7 +172,7 @@ public final class SqliteStore implements Store {
             NamedLock lock = saved.lock();
             upsertNamed.setString(1, lock.name());
             upsertNamed.setLong(2, lock.holder().pid());
-            setInstant(upsertNamed, 3, lock.holder().startedAt());
+            Instants.bind(upsertNamed, 3, lock.holder().startedAt());
             upsertNamed.setString(4, lock.host());
             upsertNamed.setLong(5, lock.acquiredAt().toEpochMilli());
             upsertNamed.setString(6, lock.purpose());
@@ -218,7 +218,7 @@ public final class SqliteStore implements Store {
             upsertSession.setNull(4, Types.INTEGER);
         } else {
             upsertSession.setLong(3, session.process().pid());
-            setInstant(upsertSession, 4, session.process().startedAt());
+            Instants.bind(upsertSession, 4, session.process().startedAt());
         }
         upsertSession.setString(5, session.host());
         upsertSession.setString(6, session.cwd());
@@ -231,7 +231,7 @@ public final class SqliteStore implements Store {
         Plan plan = session.plan();
         upsertSession.setString(13, plan == null ? null : plan.goal());
         upsertSession.setString(14, plan == null ? null : plan.currentTask());
-        setInstant(upsertSession, 15, plan == null ? null : plan.updatedAt());
+        Instants.bind(upsertSession, 15, plan == null ? null : plan.updatedAt());
         upsertSession.executeUpdate();
     }
 
@@ -252,7 +252,7 @@ public final class SqliteStore implements Store {
             List<AuditEntry> entries = new ArrayList<>();
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
-                    entries.add(new AuditEntry(rs.getLong("id"), instant(rs, "at_ms"), rs.getString("action"),
+                    entries.add(new AuditEntry(rs.getLong("id"), Instants.read(rs, "at_ms"), rs.getString("action"),
                             rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
                 }
             }
@@ -271,7 +271,7 @@ public final class SqliteStore implements Store {
             List<EventRecord> events = new ArrayList<>();
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
-                    events.add(new EventRecord(rs.getLong("seq"), instant(rs, "at_ms"), rs.getString("kind"),
+                    events.add(new EventRecord(rs.getLong("seq"), Instants.read(rs, "at_ms"), rs.getString("kind"),
                             rs.getString("data")));
                 }
             }
@@ -311,19 +311,6 @@ public final class SqliteStore implements Store {
             connection.close();
         } catch (SQLException e) {
             throw new StoreException("closing the database failed: " + e.getMessage(), e);
-        }
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        long millis = rs.getLong(column);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
-    }
-
-    private static void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.INTEGER);
-        } else {
-            statement.setLong(index, value.toEpochMilli());
         }
     }
 }
