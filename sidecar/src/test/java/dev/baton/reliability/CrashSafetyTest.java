@@ -209,8 +209,10 @@ class CrashSafetyTest {
                 if (client.inDoubt.contains(file)) {
                     continue;
                 }
-                assertThat(holders.get(file)).as("round %d: %s was acknowledged to %s", round, file, client.session)
-                        .isEqualTo(client.session);
+                String history = client.session.equals(holders.get(file)) ? ""
+                        : get(http, sidecar, "/v1/history?limit=40&file=" + file).toString();
+                assertThat(holders.get(file)).as("round %d: %s was acknowledged to %s; its history: %s", round, file,
+                        client.session, history).isEqualTo(client.session);
                 assertThat(claimed.put(file, client.session)).as("round %d: two clients told they hold %s", round, file).isNull();
             }
             for (String file : client.released) {
