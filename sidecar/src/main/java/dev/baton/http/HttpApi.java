@@ -42,6 +42,7 @@ public final class HttpApi implements AutoCloseable {
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
+            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
             RoutesConfig routes = config.routes;
             routes.before(ctx -> guard.check(ctx, !ctx.path().equals("/v1/health")));
             new StatusRoutes(baton, startedAt).register(routes);
