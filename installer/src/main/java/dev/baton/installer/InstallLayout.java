@@ -64,6 +64,10 @@ public record InstallLayout(
         return dataDir.resolve("hooks/baton-hook");
     }
 
+    public Path installedDashboardJar() {
+        return dataDir.resolve("lib/" + DashboardJar.FILE_NAME);
+    }
+
     public Path installedJar() {
         return dataDir.resolve("lib/baton.jar");
     }

@@ -11,6 +11,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,8 +37,12 @@ final class ProgramFiles {
         steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
         Path runs = program.location();
         if (program.isJar()) {
-            steps.add(copyJar(program.location(), dryRun));
+            steps.add(copyJar(program.location(), layout.installedJar(), "program", dryRun));
             runs = layout.installedJar();
+            Optional<Path> dashboard = DashboardJar.find(Map.of(), program.location());
+            if (dashboard.isPresent()) {
+                steps.add(copyJar(dashboard.get(), layout.installedDashboardJar(), "dashboard", dryRun));
+            }
         } else {
             steps.add(new FileStep("skipped", layout.installedJar(),
                     "not running from a jar; the launcher runs the classes in " + program.location()));
@@ -60,7 +66,7 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.installedJar()));
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.installedJar(), layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
             ours.add(layout.launcher());
         }
@@ -109,21 +115,20 @@ final class ProgramFiles {
         return new FileStep(verb, path, what);
     }
 
-    private FileStep copyJar(Path source, boolean dryRun) throws IOException {
-        Path target = layout.installedJar();
+    private FileStep copyJar(Path source, Path target, String what, boolean dryRun) throws IOException {
         boolean exists = Files.exists(target);
         if (exists && (Files.isSameFile(source, target) || Files.mismatch(source, target) == -1)) {
-            return new FileStep("unchanged", target, "program");
+            return new FileStep("unchanged", target, what);
         }
         String verb = exists ? "updated" : "created";
         if (dryRun) {
-            return new FileStep("would be " + verb, target, "program, copied from " + source);
+            return new FileStep("would be " + verb, target, what + ", copied from " + source);
         }
         Files.createDirectories(target.getParent());
         Path temp = Files.createTempFile(target.getParent(), ".baton.jar.", ".tmp");
         Files.copy(source, temp, StandardCopyOption.REPLACE_EXISTING);
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return new FileStep(verb, target, "program, copied from " + source);
+        return new FileStep(verb, target, what + ", copied from " + source);
     }
 
     private FileStep linkHookScript(HookScript script, boolean dryRun) throws IOException {

@@ -29,6 +29,9 @@ import picocli.CommandLine.Command;
                 InstallCommand.class,
                 UninstallCommand.class,
                 DoctorCommand.class,
+                WatchCommand.class,
+                DashboardCommand.class,
+                DeadlocksCommand.class,
         })
 public final class BatonCommand implements Runnable {
 

@@ -45,6 +45,7 @@ public final class HttpApi implements AutoCloseable {
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
             RoutesConfig routes = config.routes;
             routes.before(ctx -> guard.check(ctx, !ctx.path().equals("/v1/health")));
+            routes.wsBeforeUpgrade(ctx -> guard.check(ctx, true)); // HTTP before-handlers skip WebSocket upgrades
             new StatusRoutes(baton, startedAt).register(routes);
             new SessionRoutes(baton).register(routes);
             new LockRoutes(baton).register(routes);

@@ -27,10 +27,16 @@ public final class LockTable {
 
     private final Ledger ledger;
     private final HolderLiveness liveness;
+    private volatile WaitObserver waitObserver = WaitObserver.NONE;
 
     public LockTable(Ledger ledger, HolderLiveness liveness) {
         this.ledger = ledger;
         this.liveness = liveness;
+    }
+
+    /** The one observer of waiting acquires (the wait-for graph). */
+    public void observeWaits(WaitObserver observer) {
+        this.waitObserver = observer;
     }
 
     /**
@@ -40,11 +46,20 @@ public final class LockTable {
      */
     public AcquireOutcome acquire(AcquireRequest request) {
         List<String> files = sortedDistinct(request.files());
-        Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> attempt(tx, request, files, true));
+        boolean waits = !request.waitFor().isZero() && !request.allOrNothing();
+        WaitObserver observer = waitObserver;
+        Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> {
+            Attempt attempt = attempt(tx, request, files, true);
+            if (waits && !attempt.blocked.isEmpty()) {
+                observer.waitStarted(tx, request.sessionId(), List.copyOf(attempt.blocked.keySet()));
+            }
+            return attempt;
+        });
         Attempt result = first.value();
-        if (result.blocked.isEmpty() || request.waitFor().isZero() || request.allOrNothing()) {
+        if (result.blocked.isEmpty() || !waits) {
             return result.outcome();
         }
+        List<String> waitedFor = List.copyOf(result.blocked.keySet());
         long deadline = System.nanoTime() + request.waitFor().toNanos();
         long seen = first.version();
         try {
@@ -62,6 +77,13 @@ public final class LockTable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            if (observer != WaitObserver.NONE) {
+                ledger.write(tx -> {
+                    observer.waitEnded(tx, request.sessionId(), waitedFor);
+                    return null;
+                });
+            }
         }
         return result.outcome();
     }
@@ -92,7 +114,11 @@ public final class LockTable {
                 attempt.mine.put(file, held);
             }
         }
-        heartbeat(tx, session);
+        if (firstTry || !free.isEmpty()) {
+            // A retry that changes nothing must not commit: its commit would wake every other waiter,
+            // whose retries would wake this one again, a busy loop of heartbeat writes.
+            heartbeat(tx, session);
+        }
         if (request.allOrNothing() && !attempt.blocked.isEmpty()) {
             attempt.refused.addAll(free);
         } else {

@@ -24,7 +24,7 @@ public record NegotiationView(
         String resolution,
         String summary) {
 
-    static NegotiationView of(World world, Negotiation n, Instant now) {
+    public static NegotiationView of(World world, Negotiation n, Instant now) {
         NegotiationStatus status = n.status(now);
         return new NegotiationView(n.id(), n.file(), n.requesterId(), n.holderId(), n.reason(), n.urgency().wireName(),
                 status.wireName(), n.createdAt(), n.timeoutAt(), n.answeredAt(), n.etaMinutes(), n.answerReason(),

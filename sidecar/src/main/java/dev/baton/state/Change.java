@@ -1,5 +1,7 @@
 package dev.baton.state;
 
+import dev.baton.deadlock.Deadlock;
+import dev.baton.deadlock.Wait;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
 import dev.baton.lock.ReleaseReason;
@@ -52,5 +54,27 @@ public sealed interface Change {
 
     /** One recipient's delivery or read state of one message (an upsert). */
     record MessageReceiptSaved(MessageReceipt receipt) implements Change {
+    }
+
+    /** A session started waiting for a file (an acquire, a negotiation, a denied edit); kept in memory only. */
+    record WaitStarted(Wait waiting) implements Change {
+    }
+
+    /** A wait ended: {@code how} is acquired, timeout, expired, session-ended, withdrawn, … */
+    record WaitEnded(Wait waiting, String how) implements Change {
+    }
+
+    record DeadlockDetected(Deadlock deadlock) implements Change {
+    }
+
+    record DeadlockResolved(Deadlock deadlock, String how) implements Change {
+    }
+
+    /** An event row of the change stream, written in the transaction whose changes it describes. */
+    record EventRecorded(EventRecord event) implements Change {
+    }
+
+    /** Events up to and including {@code throughSeq} are past retention and are deleted. */
+    record EventsPruned(long throughSeq) implements Change {
     }
 }

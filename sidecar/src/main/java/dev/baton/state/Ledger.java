@@ -26,6 +26,8 @@ public final class Ledger implements AutoCloseable {
     private final List<Consumer<List<Change>>> listeners = new CopyOnWriteArrayList<>();
     private final List<Interceptor> interceptors = new CopyOnWriteArrayList<>();
     private final CommitQueue commits;
+    private final List<Interceptor> recorders = new CopyOnWriteArrayList<>();
+    private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
     private long version;
 
     public Ledger(Store store, Clock clock) {
@@ -62,6 +64,20 @@ public final class Ledger implements AutoCloseable {
         interceptors.add(interceptor);
     }
 
+    /**
+     * Like an interceptor, but runs after all of them and sees every change of the transaction,
+     * including those interceptors added: the event stream records the whole transaction this way.
+     * A recorder may only add changes that alter nothing (event rows); other recorders don't see them.
+     */
+    public void addRecorder(Interceptor recorder) {
+        recorders.add(recorder);
+    }
+
+    /** Runs when the ledger closes, before the store does: modules stop their threads here. */
+    public void addCloseHook(Runnable hook) {
+        closeHooks.add(hook);
+    }
+
     public <T> T read(Function<World, T> view) {
         monitor.lock();
         try {
@@ -92,6 +108,10 @@ public final class Ledger implements AutoCloseable {
                 if (!tx.changes().isEmpty()) {
                     for (Interceptor interceptor : interceptors) {
                         interceptor.beforeCommit(tx, List.copyOf(tx.changes()));
+                    }
+                    List<Change> all = List.copyOf(tx.changes());
+                    for (Interceptor recorder : recorders) {
+                        recorder.beforeCommit(tx, all);
                     }
                 }
             } catch (RuntimeException | Error e) {
@@ -154,6 +174,7 @@ public final class Ledger implements AutoCloseable {
 
     @Override
     public void close() {
+        closeHooks.forEach(Runnable::run);
         commits.drain();
         monitor.lock();
         try {

@@ -20,6 +20,15 @@ public interface Store extends AutoCloseable {
     /** All audit entries with an id above {@code afterId}, oldest first, at most {@code limit}. */
     List<AuditEntry> auditSince(long afterId, int limit);
 
+    /** Events with a sequence number above {@code afterSeq}, oldest first, at most {@code limit}. */
+    List<EventRecord> eventsAfter(long afterSeq, int limit);
+
+    /** The lowest retained event sequence number, 0 when none is kept. */
+    long oldestEventSeq();
+
+    /** The highest event sequence number ever written (it survives pruning), 0 when none. */
+    long newestEventSeq();
+
     String describe();
 
     @Override

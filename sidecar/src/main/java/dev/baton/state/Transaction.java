@@ -150,6 +150,19 @@ public final class Transaction {
         changes.add(new Change.Audited(AuditEntry.of(now, action, sessionId, file, reason, actor)));
     }
 
+    /**
+     * Records a change that alters nothing in the world: an event row, or a step of a module that keeps
+     * its own in-memory state (the wait-for graph) and registers its undo with {@link #onRollback}.
+     */
+    public void record(Change change) {
+        changes.add(change);
+    }
+
+    /** Undoes a module's own in-memory step if this transaction fails, in reverse order with the world's. */
+    public void onRollback(Runnable undoStep) {
+        undo.push(undoStep);
+    }
+
     List<Change> changes() {
         return changes;
     }

@@ -90,6 +90,15 @@ final class Migrations {
                 read_ms INTEGER,
                 PRIMARY KEY (message_id, session_id)
             );
+            """,
+            // 3: the change stream, one row per event, so a client reconnecting with `since` misses nothing.
+            """
+            CREATE TABLE events (
+                seq INTEGER PRIMARY KEY,
+                at_ms INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                data TEXT NOT NULL
+            );
             """);
 
     private Migrations() {

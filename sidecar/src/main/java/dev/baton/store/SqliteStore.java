@@ -8,6 +8,7 @@ import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
 import dev.baton.state.AuditEntry;
 import dev.baton.state.Change;
+import dev.baton.state.EventRecord;
 import dev.baton.state.Snapshot;
 import dev.baton.state.Store;
 import dev.baton.state.StoreException;
@@ -40,6 +41,8 @@ public final class SqliteStore implements Store {
     private final PreparedStatement deleteNamed;
     private final PreparedStatement insertAudit;
     private final CoordinationRows coordination;
+    private final PreparedStatement insertEvent;
+    private final PreparedStatement pruneEvents;
 
     public SqliteStore(Path file) {
         this.file = file;
@@ -70,6 +73,8 @@ public final class SqliteStore implements Store {
             insertAudit = connection.prepareStatement("""
                     INSERT INTO audit (at_ms, action, session_id, file, reason, actor) VALUES (?, ?, ?, ?, ?, ?)""");
             coordination = new CoordinationRows(connection);
+            insertEvent = connection.prepareStatement("INSERT INTO events (seq, at_ms, kind, data) VALUES (?, ?, ?, ?)");
+            pruneEvents = connection.prepareStatement("DELETE FROM events WHERE seq <= ?");
         } catch (SQLException e) {
             throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
         }
@@ -186,6 +191,16 @@ public final class SqliteStore implements Store {
             insertAudit.setString(5, entry.reason());
             insertAudit.setString(6, entry.actor());
             insertAudit.executeUpdate();
+        } else if (change instanceof Change.EventRecorded recorded) {
+            EventRecord event = recorded.event();
+            insertEvent.setLong(1, event.seq());
+            insertEvent.setLong(2, event.at().toEpochMilli());
+            insertEvent.setString(3, event.kind());
+            insertEvent.setString(4, event.data());
+            insertEvent.executeUpdate();
+        } else if (change instanceof Change.EventsPruned pruned) {
+            pruneEvents.setLong(1, pruned.throughSeq());
+            pruneEvents.executeUpdate();
         }
     }
 
@@ -244,6 +259,44 @@ public final class SqliteStore implements Store {
             return entries;
         } catch (SQLException e) {
             throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<EventRecord> eventsAfter(long afterSeq, int limit) {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT seq, at_ms, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?")) {
+            query.setLong(1, afterSeq);
+            query.setInt(2, limit);
+            List<EventRecord> events = new ArrayList<>();
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    events.add(new EventRecord(rs.getLong("seq"), instant(rs, "at_ms"), rs.getString("kind"),
+                            rs.getString("data")));
+                }
+            }
+            return events;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the event log: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public long oldestEventSeq() {
+        return eventSeq("SELECT min(seq) FROM events");
+    }
+
+    @Override
+    public long newestEventSeq() {
+        return eventSeq("SELECT max(seq) FROM events");
+    }
+
+    private long eventSeq(String sql) {
+        try (PreparedStatement query = connection.prepareStatement(sql); ResultSet rs = query.executeQuery()) {
+            long seq = rs.next() ? rs.getLong(1) : 0;
+            return seq;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the event log: " + e.getMessage(), e);
         }
     }
 

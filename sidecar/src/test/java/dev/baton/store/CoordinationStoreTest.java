@@ -69,6 +69,7 @@ class CoordinationStoreTest {
             statement.execute("DROP TABLE negotiations");
             statement.execute("DROP TABLE messages");
             statement.execute("DROP TABLE message_receipts");
+            statement.execute("DROP TABLE events");
             statement.execute("PRAGMA user_version = 1");
         }
         SqliteStore upgraded = new SqliteStore(file);

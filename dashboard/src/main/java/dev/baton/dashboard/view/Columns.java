@@ -1,0 +1,90 @@
+package dev.baton.dashboard.view;
+
+import dev.baton.dashboard.viewmodel.RelativeTime;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.Tooltip;
+
+/** Builds the kinds of table column the dashboard uses: text, numbers, and times relative to the model's now. */
+final class Columns {
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    private Columns() {
+    }
+
+    static <R> TableColumn<R, String> text(String title, double width, Function<R, String> value) {
+        TableColumn<R, String> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(orEmpty(value.apply(cell.getValue()))));
+        return column;
+    }
+
+    /** Text with a tooltip, e.g. a repo-relative path whose tooltip is the absolute path. */
+    static <R> TableColumn<R, String> textWithTip(String title, double width, Function<R, String> value, Function<R, String> tip) {
+        TableColumn<R, String> column = text(title, width, value);
+        column.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+                R row = empty || getTableRow() == null ? null : getTableRow().getItem();
+                setTooltip(row == null ? null : new Tooltip(tip.apply(row)));
+            }
+        });
+        return column;
+    }
+
+    static <R> TableColumn<R, Number> number(String title, double width, Function<R, Integer> value) {
+        TableColumn<R, Number> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        column.setStyle("-fx-alignment: CENTER-RIGHT;");
+        return column;
+    }
+
+    /** An instant shown as "40 s ago" against {@code now}, sorted by the instant itself. */
+    static <R> TableColumn<R, Instant> ago(String title, double width, Function<R, Instant> value,
+                                           ReadOnlyObjectProperty<Instant> now) {
+        TableColumn<R, Instant> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        column.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
+        column.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Instant item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : RelativeTime.ago(item, now.get()));
+                setTooltip(empty || item == null ? null : new Tooltip(item.toString()));
+            }
+        });
+        return column;
+    }
+
+    /** An instant shown as a wall-clock time (for the activity log). */
+    static <R> TableColumn<R, Instant> clock(String title, double width, Function<R, Instant> value) {
+        TableColumn<R, Instant> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        column.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
+        column.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Instant item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty || item == null ? null : CLOCK.format(item));
+            }
+        });
+        return column;
+    }
+
+    private static String orEmpty(String text) {
+        return text == null ? "" : text;
+    }
+}

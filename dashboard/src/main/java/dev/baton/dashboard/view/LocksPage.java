@@ -1,0 +1,68 @@
+package dev.baton.dashboard.view;
+
+import atlantafx.base.theme.Styles;
+import dev.baton.dashboard.viewmodel.DashboardModel;
+import dev.baton.dashboard.viewmodel.LockRow;
+import dev.baton.dashboard.viewmodel.SupervisorActions;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.scene.control.Button;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+
+/** The Locks page: every held file, its holder, its state, and how many wait for it; force-release from here. */
+final class LocksPage {
+
+    private LocksPage() {
+    }
+
+    static TablePage<LockRow> build(DashboardModel model, SupervisorActions actions, ActionRunner runner) {
+        EmptyState empty = new EmptyState("No files are locked",
+                "A lock appears here the moment an agent starts editing a file, and goes when it is released.",
+                model.loadedProperty(), model.connectionProperty());
+        TablePage<LockRow> page = new TablePage<>("locks", model.locks(),
+                row -> String.join(" ", row.file(), row.holder(), row.holderId(), row.state().toString()),
+                empty, model.nowProperty());
+        TableColumn<LockRow, String> file = Columns.textWithTip("File", 300, LockRow::shownFile, LockRow::file);
+        TableColumn<LockRow, LockRow.State> state = new TableColumn<>("State");
+        state.setPrefWidth(110);
+        state.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().state()));
+        page.columns(file,
+                Columns.textWithTip("Holder", 130, LockRow::holder, LockRow::holderDescription),
+                Columns.ago("Since", 90, LockRow::since, model.nowProperty()),
+                Columns.ago("Last edit", 90, LockRow::lastEdit, model.nowProperty()),
+                state,
+                Columns.number("Waiters", 70, LockRow::waiters));
+        page.sortBy(file, TableColumn.SortType.ASCENDING);
+        Button release = new Button("Force release…");
+        release.setId("force-release");
+        release.getStyleClass().add(Styles.DANGER);
+        release.disableProperty().bind(page.table().getSelectionModel().selectedItemProperty().isNull());
+        Runnable forceRelease = () -> {
+            LockRow row = page.table().getSelectionModel().getSelectedItem();
+            if (row != null) {
+                runner.confirmThenRun(actions.confirmForceRelease(row), () -> actions.forceRelease(row));
+            }
+        };
+        release.setOnAction(e -> forceRelease.run());
+        MenuItem menuItem = new MenuItem("Force release…");
+        menuItem.setOnAction(e -> forceRelease.run());
+        ContextMenu menu = new ContextMenu(menuItem);
+        page.table().setRowFactory(table -> {
+            TableRow<LockRow> row = new TableRow<>() {
+                @Override
+                protected void updateItem(LockRow item, boolean empty) {
+                    super.updateItem(item, empty);
+                    pseudoClassStateChanged(Pseudo.DEAD, !empty && item != null && item.state() == LockRow.State.HOLDER_DEAD);
+                    pseudoClassStateChanged(Pseudo.WAITING, !empty && item != null && item.waiters() > 0);
+                }
+            };
+            row.contextMenuProperty().bind(javafx.beans.binding.Bindings.when(row.emptyProperty())
+                    .then((ContextMenu) null).otherwise(menu));
+            return row;
+        });
+        page.action(release);
+        return page;
+    }
+}

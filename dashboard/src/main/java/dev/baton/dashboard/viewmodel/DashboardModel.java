@@ -1,0 +1,168 @@
+package dev.baton.dashboard.viewmodel;
+
+import dev.baton.dashboard.connection.ConnectionState;
+import dev.baton.dashboard.connection.ConnectionStatus;
+import dev.baton.dashboard.graph.WaitGraph;
+import dev.baton.dashboard.model.ActivityEntry;
+import dev.baton.dashboard.model.Board;
+import dev.baton.dashboard.model.Topic;
+import dev.baton.dashboard.protocol.Frame;
+import dev.baton.dashboard.protocol.MessageInfo;
+import dev.baton.dashboard.protocol.ProtocolException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.LongProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleLongProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * Everything the window shows, as observable rows and properties, fed with batches of frames on the
+ * FX thread. The clock is injected: relative times and countdowns move when {@link #tick()} reads it.
+ */
+public final class DashboardModel {
+
+    /** The activity log keeps this many entries; older ones scroll away. */
+    public static final int ACTIVITY_LIMIT = 5_000;
+
+    private final Board board = new Board();
+    private final Clock clock;
+    private final ObjectProperty<Instant> now;
+    private final ObjectProperty<ConnectionStatus> connection =
+            new SimpleObjectProperty<>(new ConnectionStatus(ConnectionState.CONNECTING, "starting"));
+    private final BooleanProperty loaded = new SimpleBooleanProperty();
+    private final LongProperty seq = new SimpleLongProperty(-1);
+    private final ObjectProperty<WaitGraph> graph = new SimpleObjectProperty<>(WaitGraph.empty());
+    private final KeyedRows<String, SessionRow> sessions = new KeyedRows<>(SessionRow::id);
+    private final KeyedRows<String, LockRow> locks = new KeyedRows<>(LockRow::file);
+    private final KeyedRows<String, NegotiationRow> negotiations = new KeyedRows<>(NegotiationRow::id);
+    private final KeyedRows<String, MessageRow> messages = new KeyedRows<>(MessageRow::id);
+    private final ObservableList<ActivityEntry> activity = FXCollections.observableArrayList();
+    private Runnable messagesChanged = () -> { };
+
+    public DashboardModel(Clock clock) {
+        this.clock = clock;
+        this.now = new SimpleObjectProperty<>(clock.instant());
+    }
+
+    /** Applies frames in order and refreshes the rows of whatever they changed. FX thread only. */
+    public void apply(List<Frame> frames) {
+        boolean messagesMentioned = false;
+        for (Frame frame : frames) {
+            try {
+                board.apply(frame);
+            } catch (ProtocolException e) {
+                activity.add(new ActivityEntry(seq.get(), clock.instant(), "error", "ignored an unreadable event: " + e.getMessage()));
+            }
+            if (frame instanceof Frame.Snapshot
+                    || frame instanceof Frame.Event && "message.sent".equals(((Frame.Event) frame).kind())) {
+                messagesMentioned = true;
+            }
+        }
+        refresh(board.drainChanges());
+        if (messagesMentioned) {
+            messagesChanged.run();
+        }
+    }
+
+    /** The supervisor inbox fetched over REST (the event only says that a message was sent). */
+    public void messagesFetched(List<MessageInfo> fetched) {
+        board.replaceMessages(fetched);
+        refresh(board.drainChanges());
+    }
+
+    private void refresh(Set<Topic> changed) {
+        if (changed.isEmpty()) {
+            return;
+        }
+        loaded.set(board.loaded());
+        seq.set(board.seq());
+        // Rows mix topics (a session row counts locks and shows waits), and there are at most a few
+        // hundred of them, so every table is recomputed and synced by key; only changed rows move.
+        sessions.sync(board.sessions().stream().map(s -> SessionRow.of(s, board)).toList());
+        locks.sync(board.locks().stream().map(l -> LockRow.of(l, board)).toList());
+        negotiations.sync(board.negotiations().stream().map(n -> NegotiationRow.of(n, board)).toList());
+        messages.sync(board.messages().stream().map(m -> MessageRow.of(m, board))
+                .sorted(Comparator.comparing(MessageRow::at, Comparator.nullsLast(Comparator.naturalOrder())))
+                .toList());
+        if (changed.contains(Topic.SESSIONS) || changed.contains(Topic.WAITS) || changed.contains(Topic.DEADLOCKS)) {
+            graph.set(WaitGraph.of(board));
+        }
+        List<ActivityEntry> fresh = board.drainActivity();
+        if (!fresh.isEmpty()) {
+            activity.addAll(fresh);
+            int excess = activity.size() - ACTIVITY_LIMIT;
+            if (excess > 0) {
+                activity.remove(0, excess);
+            }
+        }
+    }
+
+    /** Moves relative times and countdowns to the clock's current instant. */
+    public void tick() {
+        now.set(clock.instant());
+    }
+
+    public void connectionChanged(ConnectionStatus status) {
+        connection.set(status);
+    }
+
+    /** Called after a snapshot or a message event, so the inbox can be fetched (off the FX thread). */
+    public void onMessagesChanged(Runnable action) {
+        this.messagesChanged = action;
+    }
+
+    public Board board() {
+        return board;
+    }
+
+    public ReadOnlyObjectProperty<Instant> nowProperty() {
+        return now;
+    }
+
+    public ReadOnlyObjectProperty<ConnectionStatus> connectionProperty() {
+        return connection;
+    }
+
+    public ReadOnlyBooleanProperty loadedProperty() {
+        return loaded;
+    }
+
+    public ReadOnlyLongProperty seqProperty() {
+        return seq;
+    }
+
+    public ReadOnlyObjectProperty<WaitGraph> graphProperty() {
+        return graph;
+    }
+
+    public ObservableList<SessionRow> sessions() {
+        return sessions.rows();
+    }
+
+    public ObservableList<LockRow> locks() {
+        return locks.rows();
+    }
+
+    public ObservableList<NegotiationRow> negotiations() {
+        return negotiations.rows();
+    }
+
+    public ObservableList<MessageRow> messages() {
+        return messages.rows();
+    }
+
+    public ObservableList<ActivityEntry> activity() {
+        return activity;
+    }
+}

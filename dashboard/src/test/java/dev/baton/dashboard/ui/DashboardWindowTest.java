@@ -1,0 +1,215 @@
+package dev.baton.dashboard.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.dashboard.DashboardWindow;
+import dev.baton.dashboard.connection.ConnectionState;
+import dev.baton.dashboard.connection.SidecarLocator;
+import dev.baton.dashboard.view.Page;
+import dev.baton.dashboard.viewmodel.LockRow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.scene.paint.Color;
+import javafx.scene.shape.Shape;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The real window, headless, against a real sidecar on port 0 fed through its real HTTP API. */
+@ExtendWith(ApplicationExtension.class)
+class DashboardWindowTest {
+
+    @TempDir
+    Path temp;
+
+    private LiveSidecar sidecar;
+    private DashboardWindow window;
+    private Path repo;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        repo = Files.createDirectories(temp.resolve("repo")).toRealPath();
+        sidecar = new LiveSidecar(temp.resolve("home")).start();
+        window = new DashboardWindow(SidecarLocator.home(sidecar.home()), Clock.systemUTC(), true);
+        window.show(stage, 1280, 800, Page.OVERVIEW);
+    }
+
+    @BeforeEach
+    void waitForTheFirstSnapshot() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> window.model().loadedProperty().get()));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (window != null) {
+            WaitForAsyncUtils.asyncFx(window::close).get(10, TimeUnit.SECONDS);
+        }
+        if (sidecar != null) {
+            sidecar.close();
+        }
+    }
+
+    @Test
+    void aLockAppearsInTheLocksTableWithinASecondOfBeingAcquired(FxRobot robot) throws Exception {
+        robot.interact(() -> window.view().open(Page.LOCKS));
+        String session = sidecar.register("aaaaaaaa-lock-test", "auth", repo);
+
+        sidecar.acquire(session, repo.resolve("src/App.java"), 0);
+
+        await().atMost(Duration.ofSeconds(1)).until(() -> onFx(() -> lockFiles(robot)).contains("src/App.java"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup(".table-cell").queryAll().stream()
+                .anyMatch(cell -> "src/App.java".equals(((javafx.scene.control.Labeled) cell).getText()))).isTrue();
+        LockRow row = onFx(() -> locksTable(robot).getItems().get(0));
+        assertThat(row.file()).isEqualTo(repo.resolve("src/App.java").toString());
+        assertThat(row.holder()).isEqualTo("auth");
+    }
+
+    @Test
+    void theOverviewShowsARedCycleWithItsVictimAfterTwoSessionsWaitForEachOther(FxRobot robot) throws Exception {
+        String a = sidecar.register("aaaaaaaa-deadlock", "older", repo);
+        String b = sidecar.register("bbbbbbbb-deadlock", "younger", repo);
+        sidecar.acquire(a, repo.resolve("a.txt"), 0);
+        sidecar.acquire(b, repo.resolve("b.txt"), 0);
+
+        CompletableFuture<JsonNode> aWaits = CompletableFuture.supplyAsync(() -> sidecar.acquire(a, repo.resolve("b.txt"), 30));
+        CompletableFuture<JsonNode> bWaits = CompletableFuture.supplyAsync(() -> sidecar.acquire(b, repo.resolve("a.txt"), 30));
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> robot.lookup(".graph-edge.deadlock").queryAll().size() == 2));
+
+            for (Node edge : robot.lookup(".graph-edge.deadlock").queryAll()) {
+                Color stroke = (Color) ((Shape) edge).getStroke();
+                assertThat(stroke.getRed()).isGreaterThan(0.7);
+                assertThat(stroke.getGreen()).isLessThan(0.5);
+            }
+            List<Node> victims = List.copyOf(robot.lookup(".graph-node.victim").queryAll());
+            assertThat(victims).hasSize(1);
+            assertThat(robot.from(victims.get(0)).lookup(".graph-node-name").queryAs(Label.class).getText())
+                    .isEqualTo("younger");
+            assertThat(robot.lookup(".graph-edge-label.deadlock").queryAll()).extracting(n -> ((Label) n).getText())
+                    .containsExactlyInAnyOrder("a.txt", "b.txt");
+        } finally {
+            sidecar.endSession(b);
+            sidecar.endSession(a);
+            aWaits.handle((r, e) -> r).get(40, TimeUnit.SECONDS);
+            bWaits.handle((r, e) -> r).get(40, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void forceReleaseAsksForConfirmationNamingTheFileAndHolderThenFreesTheLockAsTheDashboard(FxRobot robot) {
+        String session = sidecar.register("cccccccc-force", "crashed-agent", repo);
+        Path file = repo.resolve("src/Router.java");
+        sidecar.acquire(session, file, 0);
+        robot.interact(() -> window.view().open(Page.LOCKS));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> lockFiles(robot)).contains("src/Router.java"));
+
+        robot.interact(() -> locksTable(robot).getSelectionModel().select(0));
+        robot.clickOn("#force-release");
+
+        assertThat(robot.lookup("#confirmation").query().isVisible()).isTrue();
+        String question = robot.lookup("#confirmation-question").queryAs(Label.class).getText();
+        assertThat(question).contains(file.toString()).contains("crashed-agent").contains("pid " + ProcessHandle.current().pid());
+        assertThat(sidecar.locks().path("locks")).hasSize(1);
+
+        robot.clickOn("#confirm-action");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> sidecar.locks().path("locks").isEmpty());
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> lockFiles(robot)).isEmpty());
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() ->
+                robot.lookup("#action-outcome").queryAs(Label.class).getText()).startsWith("Freed src/Router.java"));
+        assertThat(robot.lookup("#confirmation").query().isVisible()).isFalse();
+        assertThat(StreamSupport.stream(sidecar.history(file).path("entries").spliterator(), false)
+                .map(entry -> entry.path("actor").asText("")))
+                .contains("dashboard");
+    }
+
+    @Test
+    void endingASessionNamesEveryLockItFreesThenEndsIt(FxRobot robot) {
+        String session = sidecar.register("ffffffff-end", "stuck-agent", repo);
+        sidecar.acquire(session, repo.resolve("one.txt"), 0);
+        sidecar.acquire(session, repo.resolve("two.txt"), 0);
+        robot.interact(() -> window.view().open(Page.SESSIONS));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup("#sessions-table")
+                .queryTableView().getItems().size() == 1 && window.model().locks().size() == 2));
+
+        robot.interact(() -> robot.lookup("#sessions-table").queryTableView().getSelectionModel().select(0));
+        robot.clickOn("#end-session");
+
+        assertThat(robot.lookup("#confirmation-question").queryAs(Label.class).getText())
+                .contains(session).contains(repo.resolve("one.txt").toString()).contains(repo.resolve("two.txt").toString());
+        robot.clickOn("#confirm-action");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup("#sessions-table").queryTableView().getItems().isEmpty()));
+        assertThat(sidecar.locks().path("locks")).isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() ->
+                robot.lookup("#action-outcome").queryAs(Label.class).getText()).startsWith("Ended session ffffffff; freed 2 lock(s)"));
+    }
+
+    @Test
+    void cancellingTheConfirmationLeavesTheLockHeld(FxRobot robot) {
+        String session = sidecar.register("dddddddd-cancel", null, repo);
+        sidecar.acquire(session, repo.resolve("keep.txt"), 0);
+        robot.interact(() -> window.view().open(Page.LOCKS));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> lockFiles(robot)).contains("keep.txt"));
+
+        robot.interact(() -> locksTable(robot).getSelectionModel().select(0));
+        robot.clickOn("#force-release");
+        robot.clickOn("#cancel-action");
+
+        assertThat(robot.lookup("#confirmation").query().isVisible()).isFalse();
+        assertThat(sidecar.locks().path("locks")).hasSize(1);
+    }
+
+    @Test
+    void aSidecarRestartShowsReconnectingThenTheStateAfterTheRestart(FxRobot robot) throws Exception {
+        robot.interact(() -> window.view().open(Page.LOCKS));
+        String session = sidecar.register("eeeeeeee-restart", null, repo);
+        sidecar.acquire(session, repo.resolve("before.txt"), 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> lockFiles(robot)).contains("before.txt"));
+
+        sidecar.stop();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> robot.lookup("#connection-state").queryAs(Label.class).getText())
+                .equals(ConnectionState.RECONNECTING.shown()));
+
+        sidecar.start();
+        sidecar.release(session, repo.resolve("before.txt"));
+        sidecar.acquire(session, repo.resolve("after.txt"), 0);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> onFx(() -> lockFiles(robot)).equals(List.of("after.txt")));
+        assertThat(onFx(() -> robot.lookup("#connection-state").queryAs(Label.class).getText()))
+                .isEqualTo(ConnectionState.CONNECTED.shown());
+    }
+
+    private static TableView<LockRow> locksTable(FxRobot robot) {
+        return robot.lookup("#locks-table").queryTableView();
+    }
+
+    private static List<String> lockFiles(FxRobot robot) {
+        return locksTable(robot).getItems().stream().map(LockRow::shownFile).toList();
+    }
+
+    private static <T> T onFx(Callable<T> read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read).get(5, TimeUnit.SECONDS);
+    }
+}

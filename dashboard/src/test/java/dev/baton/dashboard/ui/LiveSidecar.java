@@ -1,0 +1,125 @@
+package dev.baton.dashboard.ui;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.dashboard.protocol.WireJson;
+import dev.baton.home.BatonHome;
+import dev.baton.server.Sidecar;
+import dev.baton.server.SidecarAdapters;
+import dev.baton.server.SidecarOptions;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real sidecar on port 0 in a temporary BATON_HOME, with production adapters, driven through its
+ * real HTTP API as agents would drive it. The dashboard under test only sees it over the network.
+ */
+final class LiveSidecar implements AutoCloseable {
+
+    private final Path homeDir;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private Sidecar sidecar;
+    private String token;
+
+    LiveSidecar(Path homeDir) {
+        this.homeDir = homeDir;
+    }
+
+    LiveSidecar start() throws IOException {
+        sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(homeDir), 0), SidecarAdapters::of);
+        token = new BatonHome(homeDir).readToken().orElseThrow();
+        return this;
+    }
+
+    /** Stops the sidecar (its endpoint file goes with it); {@link #start()} brings it back on a new port. */
+    void stop() {
+        if (sidecar != null) {
+            sidecar.close();
+            sidecar = null;
+        }
+    }
+
+    Path home() {
+        return homeDir;
+    }
+
+    String base() {
+        return "http://127.0.0.1:" + sidecar.port();
+    }
+
+    String token() {
+        return token;
+    }
+
+    String register(String sessionId, String name, Path cwd) {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("session_id", sessionId, "agent", "claude-code",
+                "pid", ProcessHandle.current().pid(), "cwd", cwd.toString()));
+        if (name != null) {
+            body.put("name", name);
+        }
+        post("/v1/sessions", body);
+        return sessionId;
+    }
+
+    JsonNode acquire(String sessionId, Path file, int waitSeconds) {
+        return post("/v1/locks/acquire", Map.of("session_id", sessionId, "files", List.of(file.toString()),
+                "wait_seconds", waitSeconds));
+    }
+
+    JsonNode release(String sessionId, Path file) {
+        return post("/v1/locks/release", Map.of("session_id", sessionId, "files", List.of(file.toString())));
+    }
+
+    JsonNode locks() {
+        return get("/v1/locks");
+    }
+
+    JsonNode history(Path file) {
+        return get("/v1/history?file=" + java.net.URLEncoder.encode(file.toString(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    void endSession(String sessionId) {
+        send(HttpRequest.newBuilder(URI.create(base() + "/v1/sessions/" + sessionId)).DELETE());
+    }
+
+    private JsonNode get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).GET());
+    }
+
+    private JsonNode post(String path, Object body) {
+        try {
+            return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(WireJson.mapper().writeValueAsBytes(body))));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.header("Authorization", "Bearer " + token)
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = WireJson.mapper().readTree(response.body().isEmpty() ? "{}" : response.body());
+            if (response.statusCode() >= 400) {
+                throw new IllegalStateException("the sidecar answered " + response.statusCode() + ": " + response.body());
+            }
+            return body;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

@@ -1,0 +1,169 @@
+package dev.baton.dashboard.viewmodel;
+
+import static dev.baton.dashboard.WireFrames.REPO;
+import static dev.baton.dashboard.WireFrames.event;
+import static dev.baton.dashboard.WireFrames.frame;
+import static dev.baton.dashboard.WireFrames.lock;
+import static dev.baton.dashboard.WireFrames.negotiation;
+import static dev.baton.dashboard.WireFrames.session;
+import static dev.baton.dashboard.WireFrames.snapshot;
+import static dev.baton.dashboard.WireFrames.waitOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.dashboard.MutableClock;
+import dev.baton.dashboard.protocol.Frame;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DashboardModelTest {
+
+    private static final String A = "aaaaaaaa-1";
+    private static final String B = "bbbbbbbb-2";
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2025-01-01T10:00:00Z"));
+    private final DashboardModel model = new DashboardModel(clock);
+
+    @Test
+    void aSnapshotFillsSessionAndLockRowsWithRepoRelativePaths() {
+        model.apply(List.of(frame(snapshot(7,
+                session(A, "auth", "2025-01-01T09:00:00Z") + "," + session(B, null, "2025-01-01T09:30:00Z"),
+                lock("src/App.java", A, "2025-01-01T09:50:00Z", false), waitOf(B, A, "src/App.java"), "", ""))));
+
+        assertThat(model.loadedProperty().get()).isTrue();
+        assertThat(model.seqProperty().get()).isEqualTo(7);
+        assertThat(model.sessions()).extracting(SessionRow::shortId, SessionRow::label, SessionRow::locksHeld)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("aaaaaaaa", "auth", 1),
+                        org.assertj.core.groups.Tuple.tuple("bbbbbbbb", REPO, 0));
+        SessionRow waiter = model.sessions().stream().filter(r -> r.id().equals(B)).findFirst().orElseThrow();
+        assertThat(waiter.waitingFor()).isEqualTo("auth (src/App.java)");
+        assertThat(waiter.plan()).isEqualTo("refactor auth — now: split the filter");
+        LockRow row = model.locks().get(0);
+        assertThat(row.shownFile()).isEqualTo("src/App.java");
+        assertThat(row.file()).isEqualTo(REPO + "/src/App.java");
+        assertThat(row.holder()).isEqualTo("auth");
+        assertThat(row.state()).isEqualTo(LockRow.State.HELD);
+        assertThat(row.waiters()).isEqualTo(1);
+    }
+
+    @Test
+    void lockEventsAddUpdateAndRemoveRowsInPlace() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"), "", "", "", ""))));
+
+        model.apply(List.of(frame(event(2, "lock.acquired", "{\"lock\":" + lock("a.txt", A, "2025-01-01T10:00:00Z", false) + "}")),
+                frame(event(3, "lock.acquired", "{\"lock\":" + lock("b.txt", A, "2025-01-01T10:00:00Z", false) + "}"))));
+        LockRow untouched = model.locks().stream().filter(r -> r.shownFile().equals("a.txt")).findFirst().orElseThrow();
+        model.apply(List.of(frame(event(4, "lock.updated", "{\"lock\":" + lock("b.txt", A, "2025-01-01T10:00:00Z", true) + "}"))));
+
+        assertThat(model.locks()).extracting(LockRow::shownFile, LockRow::state).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("a.txt", LockRow.State.HELD),
+                org.assertj.core.groups.Tuple.tuple("b.txt", LockRow.State.EDITING));
+        assertThat(model.locks().get(0)).isSameAs(untouched);
+
+        model.apply(List.of(frame(event(5, "lock.released",
+                "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\"" + A + "\",\"reason\":\"forced\",\"actor\":\"dashboard\"}"))));
+        assertThat(model.locks()).extracting(LockRow::shownFile).containsExactly("b.txt");
+        assertThat(model.sessions().get(0).locksHeld()).isEqualTo(1);
+        assertThat(model.activity()).extracting(e -> e.summary()).contains("aaaaaaaa released a.txt (forced) by dashboard");
+    }
+
+    @Test
+    void aSessionEndRemovesItsRowsAndTheLocksItHeld() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"),
+                lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));
+
+        model.apply(List.of(frame(event(2, "session.ended", "{\"session_id\":\"" + A + "\",\"reason\":\"session-ended\"}"))));
+
+        assertThat(model.sessions()).isEmpty();
+        assertThat(model.locks()).isEmpty();
+        assertThat(model.activity()).extracting(e -> e.summary()).containsExactly("session aaaaaaaa ended (session-ended)");
+    }
+
+    @Test
+    void aLaterSnapshotReplacesEverythingShownBefore() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"),
+                lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));
+
+        model.apply(List.of(frame(snapshot(40, session(B, null, "2025-01-01T09:00:00Z"), "", "", "", ""))));
+
+        assertThat(model.sessions()).extracting(SessionRow::id).containsExactly(B);
+        assertThat(model.locks()).isEmpty();
+        assertThat(model.seqProperty().get()).isEqualTo(40);
+    }
+
+    @Test
+    void theNegotiationCountdownFollowsTheInjectedClockAndTurnsNearThenEligible() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"), "", "",
+                negotiation("n1", "pending", "2025-01-01T10:00:00Z", "2025-01-01T10:05:00Z"), ""))));
+        NegotiationRow row = model.negotiations().get(0);
+
+        assertThat(Countdown.of(row, model.nowProperty().get())).satisfies(c -> {
+            assertThat(c.shown()).isEqualTo("5:00");
+            assertThat(c.level()).isEqualTo(Countdown.Level.CALM);
+        });
+
+        clock.advance(Duration.ofMinutes(3).plusSeconds(30));
+        model.tick();
+        assertThat(Countdown.of(row, model.nowProperty().get())).satisfies(c -> {
+            assertThat(c.shown()).isEqualTo("1:30");
+            assertThat(c.level()).isEqualTo(Countdown.Level.NEAR);
+        });
+
+        clock.advance(Duration.ofMinutes(2));
+        model.tick();
+        assertThat(Countdown.of(row, model.nowProperty().get())).satisfies(c -> {
+            assertThat(c.shown()).isEqualTo("timed out");
+            assertThat(c.level()).isEqualTo(Countdown.Level.ELIGIBLE);
+        });
+    }
+
+    @Test
+    void aResolvedNegotiationHasNoCountdown() {
+        model.apply(List.of(frame(snapshot(1, "", "", "", "", ""))));
+        model.apply(List.of(frame(event(2, "negotiation.resolved", "{\"negotiation\":"
+                + negotiation("n1", "resolved", "2025-01-01T10:00:00Z", "2025-01-01T10:05:00Z") + "}"))));
+
+        assertThat(Countdown.of(model.negotiations().get(0), model.nowProperty().get()).level())
+                .isEqualTo(Countdown.Level.SETTLED);
+    }
+
+    @Test
+    void waitsAndADeadlockEventMakeARedCycleWithTheReportedVictim() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z") + "," + session(B, null, "2025-01-01T09:30:00Z"),
+                "", "", "", ""))));
+        model.apply(List.of(
+                frame(event(2, "wait.started", "{\"wait\":" + waitOf(A, B, "b.txt") + "}")),
+                frame(event(3, "wait.started", "{\"wait\":" + waitOf(B, A, "a.txt") + "}")),
+                frame(event(4, "deadlock.detected", "{\"deadlock\":{\"id\":\"d1\",\"sessions\":[\"" + A + "\",\"" + B
+                        + "\"],\"files\":[\"" + REPO + "/b.txt\",\"" + REPO + "/a.txt\"],\"victim\":\"" + A
+                        + "\",\"detected_at\":\"2025-01-01T10:00:00Z\"}}"))));
+
+        var graph = model.graphProperty().get();
+        assertThat(graph.edges()).allMatch(e -> e.deadlock()).hasSize(2);
+        assertThat(graph.nodes()).filteredOn(n -> n.victim()).extracting(n -> n.id()).containsExactly(A);
+        assertThat(model.activity()).extracting(e -> e.summary())
+                .contains("deadlock: aaaaaaaa → bbbbbbbb → aaaaaaaa on b.txt, a.txt; victim aaaaaaaa");
+
+        model.apply(List.of(frame(event(5, "wait.ended", "{\"waiter\":\"" + A + "\",\"file\":\"" + REPO + "/b.txt\",\"kind\":\"acquire\"}")),
+                frame(event(6, "deadlock.resolved", "{\"id\":\"d1\",\"how\":\"victim released\"}"))));
+        assertThat(model.graphProperty().get().hasDeadlock()).isFalse();
+        assertThat(model.graphProperty().get().edges()).hasSize(1);
+    }
+
+    @Test
+    void theActivityLogKeepsOnlyTheNewestEntries() {
+        model.apply(List.of(frame(snapshot(0, "", "", "", "", ""))));
+        List<Frame> burst = new ArrayList<>();
+        for (int seq = 1; seq <= DashboardModel.ACTIVITY_LIMIT + 100; seq++) {
+            burst.add(frame(event(seq, "plan.updated", "{\"session_id\":\"x\",\"goal\":\"g" + seq + "\",\"current_task\":null}")));
+        }
+
+        model.apply(burst);
+
+        assertThat(model.activity()).hasSize(DashboardModel.ACTIVITY_LIMIT);
+        assertThat(model.activity().get(0).seq()).isEqualTo(101);
+        assertThat(model.seqProperty().get()).isEqualTo(DashboardModel.ACTIVITY_LIMIT + 100);
+    }
+}

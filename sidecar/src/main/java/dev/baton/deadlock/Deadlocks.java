@@ -1,0 +1,235 @@
+package dev.baton.deadlock;
+
+import dev.baton.Baton;
+import dev.baton.deadlock.DeadlockDetector.Cause;
+import dev.baton.lock.FileLock;
+import dev.baton.lock.WaitObserver;
+import dev.baton.state.Change;
+import dev.baton.state.Ledger;
+import dev.baton.state.Transaction;
+import dev.baton.state.World;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Deadlock detection: keeps the wait-for graph (waiting acquires, negotiations, denied edits), looks
+ * for cycles whenever an edge or a holder changes, and reports each cycle once with its victim, the
+ * youngest session in it. Under {@code auto-release} it frees the victim's files at once.
+ * Everything runs inside ledger transactions, so waits and deadlocks commit with what caused them.
+ */
+public final class Deadlocks {
+
+    private static final long EXPIRY_CHECK_MILLIS = 500;
+
+    private final Ledger ledger;
+    private final DeadlockSettings settings;
+    private final WaitForGraph graph = new WaitForGraph();
+    private final DeadlockDetector detector;
+    private final ScheduledExecutorService expiry;
+
+    private Deadlocks(Baton baton, DeadlockSettings settings) {
+        this.ledger = baton.ledger();
+        this.settings = settings;
+        this.detector = new DeadlockDetector(graph, settings.policy());
+        this.expiry = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "baton-deadlock-expiry");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Creates the detector and hooks it into the ledger and the lock table. */
+    public static Deadlocks install(Baton baton, DeadlockSettings settings) {
+        Deadlocks deadlocks = new Deadlocks(baton, settings);
+        baton.ledger().addInterceptor(deadlocks::beforeCommit);
+        baton.locks().observeWaits(deadlocks.new AcquireWaits());
+        deadlocks.expiry.scheduleWithFixedDelay(deadlocks::expireDeniedWaits, EXPIRY_CHECK_MILLIS, EXPIRY_CHECK_MILLIS,
+                TimeUnit.MILLISECONDS);
+        baton.ledger().addCloseHook(deadlocks.expiry::shutdownNow);
+        return deadlocks;
+    }
+
+    public DeadlockSettings settings() {
+        return settings;
+    }
+
+    // ---- seams for the hook endpoint and coordination
+
+    /**
+     * A hook edit of {@code file} was denied: the session counts as waiting for it for the denied-edit
+     * window, or until it gets the file or ends. A second denial moves the window on.
+     */
+    public void editDenied(String sessionId, String file) {
+        ledger.write(tx -> {
+            editDenied(tx, sessionId, file);
+            return null;
+        });
+    }
+
+    /** The same inside a running transaction. */
+    public void editDenied(Transaction tx, String sessionId, String file) {
+        World world = tx.world();
+        if (world.session(sessionId).isEmpty() || holds(world, sessionId, file)) {
+            return;
+        }
+        startWait(tx, sessionId, file, WaitKind.DENIED, tx.now().plus(settings.deniedWindow()));
+        detector.detect(tx, Cause.of(null));
+    }
+
+    /** A negotiation for {@code file} by {@code requester} is pending: an edge to whoever holds the file. */
+    public void negotiationOpened(Transaction tx, String requester, String file) {
+        if (tx.world().session(requester).isEmpty()) {
+            return;
+        }
+        startWait(tx, requester, file, WaitKind.NEGOTIATION, null);
+        detector.detect(tx, Cause.of(null));
+    }
+
+    /** The negotiation is over (answered, resolved, timed out, withdrawn); {@code how} says which. */
+    public void negotiationClosed(Transaction tx, String requester, String file, String how) {
+        graph.get(requester, file, WaitKind.NEGOTIATION).ifPresent(wait -> {
+            endWait(tx, wait, how);
+            detector.detect(tx, Cause.of(how));
+        });
+    }
+
+    /** For the victim's next hook call: the instruction to release, once per deadlock; empty otherwise. */
+    public Optional<DeadlockAdvice> takeAdvice(String sessionId) {
+        return ledger.read(world -> detector.open().stream()
+                .filter(d -> d.deadlock.victim().equals(sessionId) && !d.adviceTaken)
+                .findFirst()
+                .map(d -> {
+                    d.adviceTaken = true;
+                    return d.advice;
+                }));
+    }
+
+    /** For any member's deny message while its deadlock is open: a sentence naming the cycle. */
+    public Optional<String> denyNote(String sessionId) {
+        return ledger.read(world -> detector.open().stream().filter(d -> d.involves(sessionId)).findFirst().map(d -> d.note));
+    }
+
+    public List<Deadlock> deadlocks() {
+        return ledger.read(this::deadlocks);
+    }
+
+    /** Open deadlocks; call under the ledger (inside {@code read} or a transaction). */
+    public List<Deadlock> deadlocks(World world) {
+        return detector.open().stream().map(d -> d.deadlock).toList();
+    }
+
+    public List<WaitView> waits() {
+        return ledger.read(this::waits);
+    }
+
+    /** Current waits with their holders; call under the ledger. */
+    public List<WaitView> waits(World world) {
+        return graph.views(world);
+    }
+
+    // ---- inside transactions
+
+    /** Waiting acquires, as the lock table reports them. */
+    private final class AcquireWaits implements WaitObserver {
+        @Override
+        public void waitStarted(Transaction tx, String sessionId, List<String> files) {
+            files.forEach(file -> startWait(tx, sessionId, file, WaitKind.ACQUIRE, null));
+            detector.detect(tx, Cause.of(null));
+        }
+
+        /** An acquire returns on the first file it gets; without one, its time ran out (or it was cut short). */
+        @Override
+        public void waitEnded(Transaction tx, String sessionId, List<String> files) {
+            World world = tx.world();
+            boolean gotOne = files.stream().anyMatch(file -> holds(world, sessionId, file));
+            String how = gotOne ? "stopped" : "timeout";
+            boolean ended = false;
+            for (String file : files) {
+                Optional<Wait> wait = graph.get(sessionId, file, WaitKind.ACQUIRE);
+                if (wait.isPresent()) {
+                    endWait(tx, wait.get(), holds(world, sessionId, file) ? "acquired" : how);
+                    ended = true;
+                }
+            }
+            if (ended) {
+                detector.detect(tx, Cause.of(how));
+            }
+        }
+    }
+
+    /** Ends waits that the transaction satisfied or made moot, expires denied waits, and looks again. */
+    private void beforeCommit(Transaction tx, List<Change> changes) {
+        if (graph.isEmpty() && detector.isEmpty()) {
+            return;
+        }
+        boolean relevant = false;
+        for (Change change : changes) {
+            if (change instanceof Change.LockSaved saved && saved.newlyAcquired()) {
+                relevant = true;
+                FileLock lock = saved.lock();
+                for (Wait wait : graph.of(lock.sessionId())) {
+                    if (wait.file().equals(lock.file())) {
+                        endWait(tx, wait, "acquired");
+                    }
+                }
+            } else if (change instanceof Change.LockRemoved) {
+                relevant = true;
+            } else if (change instanceof Change.SessionRemoved removed) {
+                relevant = true;
+                graph.of(removed.session().id()).forEach(wait -> endWait(tx, wait, removed.reason().wireName()));
+            }
+        }
+        boolean expired = expire(tx);
+        if (relevant || expired) {
+            detector.detect(tx, new Cause(changes, expired ? "expired" : null));
+        }
+    }
+
+    private void expireDeniedWaits() {
+        if (graph.expiring() == 0) {
+            return;
+        }
+        try {
+            ledger.write(tx -> {
+                if (expire(tx)) {
+                    detector.detect(tx, Cause.of("expired"));
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // the next check retries; a failing store is reported by the requests that write to it
+        }
+    }
+
+    private boolean expire(Transaction tx) {
+        List<Wait> expired = graph.expired(tx.now());
+        expired.forEach(wait -> endWait(tx, wait, "expired"));
+        return !expired.isEmpty();
+    }
+
+    private void startWait(Transaction tx, String waiter, String file, WaitKind kind, Instant expiresAt) {
+        Optional<Wait> known = graph.get(waiter, file, kind);
+        if (known.isPresent()) {
+            if (expiresAt != null) {
+                graph.put(tx, known.get(), expiresAt);
+            }
+            return;
+        }
+        Wait wait = new Wait(waiter, file, kind, tx.now());
+        graph.put(tx, wait, expiresAt);
+        tx.record(new Change.WaitStarted(wait));
+    }
+
+    private void endWait(Transaction tx, Wait wait, String how) {
+        graph.remove(tx, wait);
+        tx.record(new Change.WaitEnded(wait, how));
+    }
+
+    private static boolean holds(World world, String sessionId, String file) {
+        return world.lock(file).map(lock -> lock.sessionId().equals(sessionId)).orElse(false);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.baton.hook;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.http.Json;
+import dev.baton.session.AgentKind;
+import dev.baton.state.BatonException;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * The snake_case payload shape Claude Code introduced and Codex CLI, Gemini CLI and Copilot CLI's
+ * Claude-compatible mode follow ({@code session_id}, {@code hook_event_name}, {@code tool_input}), and the
+ * {@code hookSpecificOutput} answer they understand.
+ */
+final class ClaudeStyle {
+
+    private ClaudeStyle() {
+    }
+
+    /**
+     * @param filesWritten the files a tool writes, given its name and tool_input; null when it writes none
+     */
+    static HookCall read(HookPayload payload, String eventArg, AgentKind agent,
+                         BiFunction<String, JsonNode, List<String>> filesWritten) {
+        String eventName = payload.has("hook_event_name") ? payload.text("hook_event_name") : eventArg;
+        EventKind event = EventKind.fromName(eventName);
+        String subagent = payload.text("agent_id");
+        if ("SubagentStop".equalsIgnoreCase(eventName) && subagent == null) {
+            event = EventKind.OTHER; // a subagent's end without its id says nothing about the main conversation
+        }
+        String sessionId = payload.text("session_id");
+        if (sessionId == null) {
+            throw BatonException.invalid("the hook payload has no session_id; Baton needs it to know whose edit this is");
+        }
+        String tool = payload.text("tool_name");
+        List<String> files = tool == null ? null : filesWritten.apply(tool, payload.node("tool_input"));
+        return new HookCall(agent, event, sessionId, subagent, payload.text("cwd"), tool, files != null,
+                files == null ? List.of() : files);
+    }
+
+    /** The single file an edit tool names; a payload without one cannot be locked and is refused. */
+    static List<String> requireFile(String tool, JsonNode input) {
+        List<String> files = EditedFiles.in(input);
+        if (files.isEmpty()) {
+            throw BatonException.invalid("the " + tool + " call names no file (expected file_path, notebook_path"
+                    + " or path in its arguments); Baton cannot tell what it would write");
+        }
+        return files;
+    }
+
+    static String eventName(EventKind event) {
+        return switch (event) {
+            case SESSION_START -> "SessionStart";
+            case PRE_TOOL -> "PreToolUse";
+            case POST_TOOL -> "PostToolUse";
+            case STOP -> "Stop";
+            case SESSION_END -> "SessionEnd";
+            case OTHER -> "Other";
+        };
+    }
+
+    /** {@code {"hookSpecificOutput":{"hookEventName":E,"permissionDecision":"deny","permissionDecisionReason":R}}} */
+    static ObjectNode denial(String reason) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        root.putObject("hookSpecificOutput")
+                .put("hookEventName", "PreToolUse")
+                .put("permissionDecision", "deny")
+                .put("permissionDecisionReason", reason);
+        return root;
+    }
+
+    /** {@code {"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}} */
+    static ObjectNode context(String hookEventName, String text) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        root.putObject("hookSpecificOutput")
+                .put("hookEventName", hookEventName)
+                .put("additionalContext", text);
+        return root;
+    }
+
+    /** One line of JSON for stdout. */
+    static String line(ObjectNode json) {
+        try {
+            return Json.mapper().writeValueAsString(json) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a hook reply could not be written as JSON", e);
+        }
+    }
+
+    /** Claude Code's and Codex's answer: decisions and context inside hookSpecificOutput, exit 0. */
+    static HookOutput render(HookReply reply, EventKind event) {
+        if (reply instanceof HookReply.Deny deny && event == EventKind.PRE_TOOL) {
+            return HookOutput.stdout(line(denial(deny.reason())));
+        }
+        if (reply instanceof HookReply.Context context && carriesContext(event)) {
+            return HookOutput.stdout(line(context(eventName(event), context.text())));
+        }
+        return HookOutput.NOTHING;
+    }
+
+    static boolean carriesContext(EventKind event) {
+        return event == EventKind.SESSION_START || event == EventKind.PRE_TOOL || event == EventKind.POST_TOOL;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.baton.hook;
+
+import dev.baton.git.GitException;
+import dev.baton.git.GitStatus;
+import dev.baton.git.RepoRoot;
+import dev.baton.lock.FileLock;
+import dev.baton.lock.LockTable;
+import dev.baton.lock.ReleaseOutcome;
+import dev.baton.lock.ReleaseReason;
+import dev.baton.session.Session;
+import dev.baton.session.SessionRegistry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The advisory release at the end of an agent's turn: the session's files that are clean against git (no
+ * staged or unstaged change, not untracked) and have no edit in flight go back to everyone; dirty files stay
+ * held until the session ends. Git runs outside the ledger; {@link LockTable#releaseIfUnchanged} then frees
+ * only locks that no edit touched since they were observed, so no edit slips between check and release.
+ */
+final class CleanFileRelease {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CleanFileRelease.class);
+
+    private final LockTable locks;
+    private final SessionRegistry sessions;
+    private final GitStatus git;
+
+    CleanFileRelease(LockTable locks, SessionRegistry sessions, GitStatus git) {
+        this.locks = locks;
+        this.sessions = sessions;
+        this.git = git;
+    }
+
+    /**
+     * Releases the clean files of the session and, for a main session, of its subagents (their turns are over
+     * when the main turn is).
+     */
+    ReleaseOutcome releaseClean(String sessionId) {
+        List<FileLock> observed = new ArrayList<>(locks.locksOf(sessionId));
+        for (Session sub : subagentsOf(sessionId)) {
+            observed.addAll(locks.locksOf(sub.id()));
+        }
+        Map<Path, List<FileLock>> byRepo = new LinkedHashMap<>();
+        List<String> kept = new ArrayList<>();
+        for (FileLock lock : observed) {
+            Optional<Path> root = lock.editInFlight() ? Optional.empty() : RepoRoot.of(Path.of(lock.file()));
+            if (root.isPresent()) {
+                byRepo.computeIfAbsent(root.get(), r -> new ArrayList<>()).add(lock);
+            } else {
+                kept.add(lock.file()); // mid-edit, or outside any repository: git cannot vouch for it
+            }
+        }
+        List<FileLock> clean = new ArrayList<>();
+        byRepo.forEach((root, repoLocks) -> {
+            try {
+                Set<Path> changed = git.changedFiles(root);
+                for (FileLock lock : repoLocks) {
+                    if (changed.contains(Path.of(lock.file()))) {
+                        kept.add(lock.file());
+                    } else {
+                        clean.add(lock);
+                    }
+                }
+            } catch (GitException e) {
+                LOG.warn("keeping {} lock(s) of session {} at turn end: {}", repoLocks.size(), sessionId, e.getMessage());
+                repoLocks.forEach(lock -> kept.add(lock.file()));
+            }
+        });
+        ReleaseOutcome outcome = locks.releaseIfUnchanged(sessionId, clean, ReleaseReason.AUTO_CLEAN);
+        kept.addAll(outcome.notHeld());
+        return new ReleaseOutcome(outcome.released(), kept);
+    }
+
+    private List<Session> subagentsOf(String sessionId) {
+        return sessions.list().stream().filter(s -> sessionId.equals(s.parentId())).toList();
+    }
+}

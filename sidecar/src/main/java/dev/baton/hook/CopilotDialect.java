@@ -1,0 +1,103 @@
+package dev.baton.hook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.http.Json;
+import dev.baton.session.AgentKind;
+import dev.baton.state.BatonException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * GitHub Copilot CLI's native hooks: camelCase payloads with no event name (the script passes the config key
+ * it was registered under), {@code toolArgs} usually a JSON string and sometimes an object, paths often
+ * relative to {@code cwd}, and {@code sessionId} sometimes missing. Answers are flat
+ * {@code {"permissionDecision":"deny",…}} objects.
+ */
+final class CopilotDialect implements Dialect {
+
+    static final CopilotDialect INSTANCE = new CopilotDialect();
+
+    private static final Set<String> SINGLE_FILE_TOOLS = Set.of("edit", "create", "write", "str_replace_editor");
+
+    private CopilotDialect() {
+    }
+
+    @Override
+    public AgentKind agent() {
+        return AgentKind.COPILOT_CLI;
+    }
+
+    @Override
+    public HookCall read(HookPayload payload, String eventArg) {
+        if (eventArg == null || eventArg.isBlank()) {
+            throw BatonException.invalid("Copilot CLI payloads carry no event name; pass the hook's config key"
+                    + " (e.g. event=preToolUse), as `baton-hook copilot preToolUse` does");
+        }
+        // A subagent's end is not the end of the conversation's turn, and Copilot does not say which subagent.
+        EventKind event = "subagentStop".equalsIgnoreCase(eventArg) ? EventKind.OTHER : EventKind.fromName(eventArg);
+        String tool = payload.text("toolName");
+        List<String> files = tool == null ? null : filesWritten(tool, payload.node("toolArgs"));
+        return new HookCall(agent(), event, payload.text("sessionId"), null, payload.text("cwd"), tool,
+                files != null, files == null ? List.of() : files);
+    }
+
+    /** @param toolArgs a JSON string (double-encoded), an object, or for apply_patch the raw patch text */
+    static List<String> filesWritten(String tool, JsonNode toolArgs) {
+        String name = tool.toLowerCase(Locale.ROOT);
+        JsonNode args = toolArgs;
+        String rawText = null;
+        if (toolArgs != null && toolArgs.isTextual()) {
+            rawText = toolArgs.textValue();
+            args = HookPayload.embedded(rawText).orElse(null);
+        }
+        if (name.equals("apply_patch")) {
+            String patch = rawText != null && PatchPaths.looksLikePatch(rawText) ? rawText : patchField(args);
+            return patch == null ? List.of() : PatchPaths.of(patch);
+        }
+        if (!SINGLE_FILE_TOOLS.contains(name)) {
+            return null;
+        }
+        if (name.equals("str_replace_editor") && args != null && "view".equals(args.path("command").asText())) {
+            return null; // str_replace_editor's view command only reads
+        }
+        return ClaudeStyle.requireFile(tool, args);
+    }
+
+    private static String patchField(JsonNode args) {
+        if (args == null || !args.isObject()) {
+            return null;
+        }
+        for (String key : List.of("input", "patch", "command")) {
+            JsonNode value = args.get(key);
+            if (value != null && value.isTextual() && PatchPaths.looksLikePatch(value.textValue())) {
+                return value.textValue();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public boolean carriesContext(EventKind event) {
+        return ClaudeStyle.carriesContext(event);
+    }
+
+    @Override
+    public HookOutput render(HookReply reply, EventKind event) {
+        if (reply instanceof HookReply.Deny deny && event == EventKind.PRE_TOOL) {
+            return HookOutput.stdout(ClaudeStyle.line(denial(deny.reason())));
+        }
+        if (reply instanceof HookReply.Context context && carriesContext(event)) {
+            ObjectNode json = Json.mapper().createObjectNode().put("additionalContext", context.text());
+            return HookOutput.stdout(ClaudeStyle.line(json));
+        }
+        return HookOutput.NOTHING;
+    }
+
+    static ObjectNode denial(String reason) {
+        return Json.mapper().createObjectNode()
+                .put("permissionDecision", "deny")
+                .put("permissionDecisionReason", reason);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.baton.hook;
+
+import java.util.Locale;
+
+/** What a hook event means to Baton, whatever each agent calls it. */
+enum EventKind {
+    SESSION_START, PRE_TOOL, POST_TOOL, STOP, SESSION_END, OTHER;
+
+    /**
+     * Claude Code and Codex send PascalCase names, Copilot CLI's native hooks are registered under camelCase
+     * config keys, Gemini CLI has its own (BeforeTool, AfterTool, AfterAgent); all of them map here.
+     */
+    static EventKind fromName(String name) {
+        if (name == null) {
+            return OTHER;
+        }
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "sessionstart" -> SESSION_START;
+            case "pretooluse", "beforetool" -> PRE_TOOL;
+            case "posttooluse", "posttoolusefailure", "aftertool" -> POST_TOOL;
+            case "stop", "agentstop", "afteragent", "subagentstop" -> STOP;
+            case "sessionend" -> SESSION_END;
+            default -> OTHER;
+        };
+    }
+}

@@ -1,0 +1,146 @@
+package dev.baton.hook;
+
+import dev.baton.Baton;
+import dev.baton.git.GitStatus;
+import dev.baton.lock.AcquireOutcome;
+import dev.baton.lock.AcquireRequest;
+import dev.baton.lock.CanonicalPath;
+import dev.baton.lock.LockResult;
+import dev.baton.lock.ReleaseReason;
+import dev.baton.session.Registered;
+import dev.baton.state.BatonException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * What Baton does on each agent hook event (DESIGN §4 "When locks end"): SessionStart registers and
+ * introduces Baton, PreToolUse locks every file an edit writes (all or nothing) or denies it, PostToolUse
+ * ends the edit, Stop releases clean files, SessionEnd releases everything.
+ */
+final class HookService {
+
+    /** Bounds the git check at a turn's end; the hook script waits a few seconds at most for any answer. */
+    static final Duration GIT_TIMEOUT = Duration.ofSeconds(2);
+
+    private final Baton baton;
+    private final LockScope scope;
+    private final HookNotices notices;
+    private final DeniedEditListener denials;
+    private final HookSessions sessions;
+    private final CleanFileRelease turnEnd;
+
+    HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
+        this.baton = baton;
+        this.scope = scope;
+        this.notices = notices;
+        this.denials = denials;
+        this.sessions = new HookSessions(baton.sessions(), hostName());
+        this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
+    }
+
+    /** One hook call as the script sends it: the agent it was installed for, the event, its parent pid, the payload. */
+    record HookRequest(String agent, String event, long ppid, byte[] body) {
+    }
+
+    HookOutput handle(HookRequest request) {
+        if (request.agent() == null || !Dialect.AGENTS.contains(request.agent())) {
+            throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
+                    + ", was '" + request.agent() + "'");
+        }
+        HookPayload payload = HookPayload.parse(request.body());
+        Dialect dialect = Dialect.detect(request.agent(), payload);
+        HookCall call = dialect.read(payload, request.event());
+        HookReply reply = switch (call.event()) {
+            case SESSION_START -> sessionStart(call, dialect, request.ppid());
+            case PRE_TOOL -> preTool(call, dialect, request.ppid());
+            case POST_TOOL -> postTool(call, dialect, request.ppid());
+            case STOP -> stop(call, request.ppid());
+            case SESSION_END -> sessionEnd(call, request.ppid());
+            case OTHER -> HookReply.SILENT;
+        };
+        return dialect.render(reply, call.event());
+    }
+
+    private HookReply sessionStart(HookCall call, Dialect dialect, long ppid) {
+        Registered registered = sessions.start(call, ppid);
+        String id = registered.session().id();
+        String extra = String.join("\n", dialect.carriesContext(EventKind.SESSION_START) ? notices.take(id) : List.of());
+        return HookReply.context(SessionIntro.text(id, registered.key()) + (extra.isEmpty() ? "" : "\n\n" + extra));
+    }
+
+    private HookReply preTool(HookCall call, Dialect dialect, long ppid) {
+        SortedSet<String> files = lockable(call); // bad paths are refused before anything is registered
+        String session = sessions.ensure(call, ppid);
+        if (files.isEmpty()) {
+            return noticesFor(session, dialect, EventKind.PRE_TOOL);
+        }
+        AcquireOutcome outcome = baton.locks().acquire(
+                new AcquireRequest(session, List.copyOf(files), Duration.ZERO, true, true));
+        if (outcome.allAcquired()) {
+            return noticesFor(session, dialect, EventKind.PRE_TOOL);
+        }
+        List<LockResult> held = outcome.blocked().stream().filter(result -> result.holder() != null).toList();
+        held.forEach(result -> denials.denied(session, result.file(), result.holder()));
+        String reason = DenyReason.of(held, files.size(), call.cwd(), baton.clock().instant());
+        List<String> lines = notices.take(session); // the reason always reaches the agent, so notices can ride on it
+        return new HookReply.Deny(lines.isEmpty() ? reason : reason + "\n\n" + String.join("\n", lines));
+    }
+
+    private HookReply postTool(HookCall call, Dialect dialect, long ppid) {
+        SortedSet<String> files = lockable(call);
+        String session = sessions.ensure(call, ppid);
+        if (!files.isEmpty()) {
+            baton.locks().editDone(session, files);
+        }
+        return noticesFor(session, dialect, EventKind.POST_TOOL);
+    }
+
+    private HookReply stop(HookCall call, long ppid) {
+        turnEnd.releaseClean(sessions.ensure(call, ppid));
+        return HookReply.SILENT;
+    }
+
+    private HookReply sessionEnd(HookCall call, long ppid) {
+        String main = sessions.mainIdIfKnown(call, ppid);
+        if (main == null) {
+            return HookReply.SILENT;
+        }
+        String id = call.subagentId() == null ? main : main + "/" + call.subagentId();
+        baton.ledger().write(tx -> tx.world().session(id)
+                .map(session -> baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, null))
+                .orElse(List.of()));
+        return HookReply.SILENT;
+    }
+
+    private HookReply noticesFor(String session, Dialect dialect, EventKind event) {
+        if (!dialect.carriesContext(event)) {
+            return HookReply.SILENT;
+        }
+        return HookReply.context(String.join("\n", notices.take(session)));
+    }
+
+    /** The canonical files of the call that Baton locks, sorted and distinct. */
+    private SortedSet<String> lockable(HookCall call) {
+        String cwd = HookSessions.absoluteOrNull(call.cwd());
+        SortedSet<String> files = new TreeSet<>();
+        for (String raw : call.files()) {
+            String file = CanonicalPath.of(raw, cwd);
+            if (scope.locks(file)) {
+                files.add(file);
+            }
+        }
+        return files;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,298 @@
+package dev.baton.deadlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.support.EventClient;
+import dev.baton.support.RunningSidecar;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Cycles built from real waiting acquires over HTTP, watched through the event stream. */
+class DeadlockDetectionTest {
+
+    @TempDir
+    Path dir;
+
+    /** Session i holds F{i} and then waits for F{i+1}; the last wait closes the ring. */
+    private static final class Ring {
+        final RunningSidecar baton;
+        final List<String> sessions = new ArrayList<>();
+        final List<String> files = new ArrayList<>();
+        final List<CompletableFuture<JsonNode>> waits = new ArrayList<>();
+
+        Ring(RunningSidecar baton, int size) {
+            this.baton = baton;
+            for (int i = 0; i < size; i++) {
+                sessions.add(baton.register("s" + i));
+                files.add(baton.file("F" + i + ".java"));
+                baton.acquire(sessions.get(i), files.get(i), 0);
+            }
+        }
+
+        /** Session i starts waiting for the next file; returns once the stream shows the wait. */
+        void wait(EventClient client, int i) {
+            waits.add(baton.acquireInBackground(sessions.get(i), files.get((i + 1) % files.size()), 60));
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(sessions.get(i)));
+        }
+
+        String victim() {
+            return sessions.get(sessions.size() - 1);
+        }
+
+        /** The file the victim holds and its predecessor waits for. */
+        String victimsFile() {
+            return files.get(files.size() - 1);
+        }
+
+        void end() {
+            for (String session : sessions) {
+                try {
+                    baton.endSession(session);
+                } catch (RunningSidecar.ApiFailure alreadyEnded) {
+                    assertThat(alreadyEnded.status).isEqualTo(404);
+                }
+            }
+            waits.forEach(wait -> wait.handle((reply, failure) -> null).orTimeout(30, TimeUnit.SECONDS).join());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} sessions")
+    @ValueSource(ints = {2, 3, 5})
+    void aCycleOfWaitingAcquiresIsReportedOnceRightAfterItClosesWithTheYoungestAsVictim(int size) {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            Ring ring = new Ring(baton, size);
+            for (int i = 0; i < size; i++) {
+                ring.wait(client, i);
+            }
+            JsonNode detected = client.awaitEvent("deadlock.detected");
+            JsonNode closing = client.events("wait.started").get(size - 1);
+            assertThat(detected.path("seq").asLong()).isEqualTo(closing.path("seq").asLong() + 1);
+
+            JsonNode deadlock = detected.path("data").path("deadlock");
+            assertThat(deadlock.path("sessions")).extracting(JsonNode::asText).containsExactlyElementsOf(ring.sessions);
+            assertThat(deadlock.path("files")).extracting(JsonNode::asText)
+                    .containsExactlyElementsOf(rotated(ring.files, 1));
+            assertThat(deadlock.path("victim").asText()).isEqualTo(ring.victim());
+            assertThat(baton.get("/v1/deadlocks").path("deadlocks")).extracting(d -> d.path("id").asText())
+                    .containsExactly(deadlock.path("id").asText());
+            assertThat(baton.get("/v1/history?file=" + ring.victimsFile()).path("entries"))
+                    .extracting(e -> e.path("action").asText()).contains("deadlock-detected");
+
+            Deadlocks deadlocks = baton.modules.deadlocks();
+            DeadlockAdvice advice = deadlocks.takeAdvice(ring.victim()).orElseThrow();
+            assertThat(advice.files()).containsExactly(ring.victimsFile());
+            assertThat(advice.text()).contains("youngest", "release F" + (size - 1) + ".java");
+            assertThat(deadlocks.takeAdvice(ring.victim())).isEmpty();
+            assertThat(deadlocks.takeAdvice(ring.sessions.get(0))).isEmpty();
+            for (String member : ring.sessions) {
+                assertThat(deadlocks.denyNote(member)).hasValueSatisfying(note ->
+                        assertThat(note).contains(deadlock.path("id").asText(), "F0.java"));
+            }
+
+            baton.release(ring.victim(), ring.victimsFile());
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("id").asText()).isEqualTo(deadlock.path("id").asText());
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("released");
+            assertThat(ring.waits.get(size - 2).orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+            assertThat(baton.get("/v1/deadlocks").path("deadlocks")).isEmpty();
+            assertThat(deadlocks.denyNote(ring.sessions.get(0))).isEmpty();
+
+            ring.end();
+            assertThat(client.events("deadlock.detected")).hasSize(1);
+            await().until(() -> baton.modules.deadlocks().waits().isEmpty());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} sessions")
+    @ValueSource(ints = {2, 3, 5})
+    void underAutoReleaseTheVictimsFileIsFreedAtOnceAndTheCycleResolves(int size) {
+        Map<String, String> env = Map.of("BATON_DEADLOCK_POLICY", "auto-release");
+        try (RunningSidecar baton = RunningSidecar.start(dir, env); EventClient client = baton.events(null)) {
+            Ring ring = new Ring(baton, size);
+            for (int i = 0; i < size; i++) {
+                ring.wait(client, i);
+            }
+            JsonNode detected = client.awaitEvent("deadlock.detected");
+            assertThat(detected.path("data").path("deadlock").path("victim").asText()).isEqualTo(ring.victim());
+            JsonNode released = client.awaitEvent("lock.released", data -> data.path("reason").asText().equals("deadlock"));
+            assertThat(released.path("seq").asLong()).isEqualTo(detected.path("seq").asLong() + 1);
+            assertThat(released.path("data").path("file").asText()).isEqualTo(ring.victimsFile());
+            assertThat(released.path("data").path("session_id").asText()).isEqualTo(ring.victim());
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("auto-released");
+
+            JsonNode unblocked = ring.waits.get(size - 2).orTimeout(10, TimeUnit.SECONDS).join();
+            assertThat(unblocked.path("all_acquired").asBoolean()).isTrue();
+            assertThat(baton.modules.deadlocks().takeAdvice(ring.victim())).isEmpty();
+            ring.end();
+            assertThat(client.events("deadlock.detected")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aCycleEndsWhenAHoldersProcessDies() throws Exception {
+        Process holder = new ProcessBuilder("sleep", "600").start();
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            String alice = baton.register("alice");
+            String bob = baton.register("bob", holder.pid());
+            baton.acquire(alice, baton.file("A.java"), 0);
+            baton.acquire(bob, baton.file("B.java"), 0);
+            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            CompletableFuture<JsonNode> bobWaits = baton.acquireInBackground(bob, baton.file("A.java"), 60);
+            JsonNode deadlock = client.awaitEvent("deadlock.detected").path("data").path("deadlock");
+            assertThat(deadlock.path("victim").asText()).isEqualTo(bob);
+
+            holder.destroyForcibly();
+            holder.waitFor();
+
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("id").asText()).isEqualTo(deadlock.path("id").asText());
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("holder-exited");
+            assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+            assertThat(bobWaits.handle((reply, failure) -> failure).orTimeout(10, TimeUnit.SECONDS).join()).isNotNull();
+            client.awaitEvent("stale.cleaned", data -> data.path("session_id").asText().equals(bob));
+            assertThat(baton.modules.deadlocks().waits()).isEmpty();
+        } finally {
+            holder.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aCycleEndsWhenAMembersWaitTimesOut() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            String alice = baton.register("alice");
+            String bob = baton.register("bob");
+            baton.acquire(alice, baton.file("A.java"), 0);
+            baton.acquire(bob, baton.file("B.java"), 0);
+            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            CompletableFuture<JsonNode> bobGivesUp = baton.acquireInBackground(bob, baton.file("A.java"), 1);
+            client.awaitEvent("deadlock.detected");
+
+            assertThat(bobGivesUp.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isFalse();
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("timeout");
+            assertThat(client.events().get(client.events().indexOf(resolved) - 1).path("kind").asText()).isEqualTo("wait.ended");
+            baton.release(bob, baton.file("B.java"));
+            assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void aCycleEndsWhenAMemberSessionEnds() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            Ring ring = new Ring(baton, 3);
+            for (int i = 0; i < 3; i++) {
+                ring.wait(client, i);
+            }
+            client.awaitEvent("deadlock.detected");
+            baton.endSession(ring.sessions.get(1));
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("session-ended");
+            assertThat(baton.get("/v1/history?file=" + ring.files.get(1)).path("entries"))
+                    .extracting(e -> e.path("action").asText()).contains("deadlock-detected", "deadlock-resolved");
+            ring.end();
+        }
+    }
+
+    @Test
+    void noCycleIsReportedWhenOneWaitEndsBeforeTheOtherEdgeAppears() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            String alice = baton.register("alice");
+            String bob = baton.register("bob");
+            baton.acquire(alice, baton.file("A.java"), 0);
+            baton.acquire(bob, baton.file("B.java"), 0);
+            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            baton.release(bob, baton.file("B.java"));
+            assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+            client.awaitEvent("wait.ended", data -> data.path("waiter").asText().equals(alice));
+
+            CompletableFuture<JsonNode> bobWaits = baton.acquireInBackground(bob, baton.file("A.java"), 60);
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(bob));
+            assertThat(baton.modules.deadlocks().waits()).extracting(WaitView::waiter, WaitView::holder)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(bob, alice));
+            baton.release(alice, baton.file("A.java"));
+            assertThat(bobWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+            client.awaitEvent("wait.ended", data -> data.path("waiter").asText().equals(bob));
+            assertThat(client.events("deadlock.detected")).isEmpty();
+        }
+    }
+
+    @Test
+    void aDeniedEditCountsAsAWaitUntilItsWindowEndsAndCanCloseACycle() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            String alice = baton.register("alice");
+            String bob = baton.register("bob");
+            baton.acquire(alice, baton.file("A.java"), 0);
+            baton.acquire(bob, baton.file("B.java"), 0);
+            Deadlocks deadlocks = baton.modules.deadlocks();
+
+            deadlocks.editDenied(bob, baton.file("A.java"));
+            JsonNode started = client.awaitEvent("wait.started").path("data").path("wait");
+            assertThat(started.path("kind").asText()).isEqualTo("denied");
+            assertThat(started.path("holder").asText()).isEqualTo(alice);
+
+            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
+            JsonNode deadlock = client.awaitEvent("deadlock.detected").path("data").path("deadlock");
+            assertThat(deadlock.path("victim").asText()).isEqualTo(bob);
+
+            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.minusSeconds(1));
+            deadlocks.editDenied(bob, baton.file("A.java")); // a second denial moves the window on
+            baton.clock.advance(java.time.Duration.ofSeconds(2));
+            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of()); // the clock moved, nothing else did
+            assertThat(deadlocks.waits()).extracting(WaitView::kind).contains("denied");
+
+            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW);
+            JsonNode ended = client.awaitEvent("wait.ended", data -> data.path("kind").asText().equals("denied"));
+            assertThat(ended.path("data").path("waiter").asText()).isEqualTo(bob);
+            JsonNode resolved = client.awaitEvent("deadlock.resolved");
+            assertThat(resolved.path("data").path("how").asText()).isEqualTo("expired");
+            assertThat(resolved.path("seq").asLong()).isEqualTo(ended.path("seq").asLong() + 1);
+
+            baton.release(bob, baton.file("B.java"));
+            assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void aDeniedWaitEndsWhenTheSessionGetsTheFileOrEnds() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            String alice = baton.register("alice");
+            String bob = baton.register("bob");
+            String carol = baton.register("carol");
+            baton.acquire(alice, baton.file("A.java"), 0);
+            Deadlocks deadlocks = baton.modules.deadlocks();
+            deadlocks.editDenied(bob, baton.file("A.java"));
+            deadlocks.editDenied(carol, baton.file("A.java"));
+            assertThat(deadlocks.waits()).hasSize(2);
+
+            baton.release(alice, baton.file("A.java"));
+            baton.acquire(bob, baton.file("A.java"), 0);
+            client.awaitEvent("wait.ended", data -> data.path("waiter").asText().equals(bob));
+            assertThat(deadlocks.waits()).extracting(WaitView::waiter, WaitView::holder)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(carol, bob));
+
+            baton.endSession(carol);
+            client.awaitEvent("wait.ended", data -> data.path("waiter").asText().equals(carol));
+            assertThat(deadlocks.waits()).isEmpty();
+        }
+    }
+
+    private static List<String> rotated(List<String> list, int by) {
+        List<String> rotated = new ArrayList<>(list.subList(by, list.size()));
+        rotated.addAll(list.subList(0, by));
+        return rotated;
+    }
+}

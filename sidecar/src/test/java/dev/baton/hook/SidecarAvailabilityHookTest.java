@@ -1,0 +1,137 @@
+package dev.baton.hook;
+
+import static dev.baton.hook.HookHarness.CLAUDE_SESSION;
+import static dev.baton.hook.HookHarness.env;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The hook script when Baton is switched off, when the sidecar is down, and when it cannot be started. */
+class SidecarAvailabilityHookTest {
+
+    /** The script's default budget (BATON_HOOK_TIMEOUT) and the slack allowed on a busy machine. */
+    private static final Duration BOUND = Duration.ofSeconds(6);
+    private static final Duration MARGIN = Duration.ofSeconds(4);
+
+    @TempDir
+    Path dir;
+
+    private HookHarness harness;
+
+    @BeforeEach
+    void prepareHomeWithoutSidecar() throws Exception {
+        harness = HookHarness.withoutSidecar(dir);
+    }
+
+    @AfterEach
+    void stopAnySidecarTheScriptStarted() throws Exception {
+        Path pidFile = harness.home().pidFile();
+        if (Files.exists(pidFile)) {
+            long pid = Long.parseLong(Files.readString(pidFile).trim());
+            Optional<ProcessHandle> sidecar = ProcessHandle.of(pid);
+            if (sidecar.isPresent()) {
+                sidecar.get().destroy();
+                sidecar.get().onExit().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void claudeFileLockZeroTurnsTheHookOffEvenWithoutASidecar() throws Exception {
+        String edit = harness.sample("claude-pretooluse-edit.json");
+
+        ScriptRun off = harness.run("claude", "PreToolUse", edit, env("CLAUDE_FILE_LOCK", "0"));
+        ScriptRun batonOff = harness.run("copilot", "preToolUse", edit, env("BATON", "off"));
+
+        assertThat(off.silent()).isTrue();
+        assertThat(batonOff.silent()).isTrue();
+        assertThat(off.elapsed()).isLessThan(Duration.ofSeconds(2));
+        assertThat(harness.home().logFile()).doesNotExist();
+    }
+
+    @Test
+    void aSidecarThatIsDownIsStartedAndTheEditGoesThrough() throws Exception {
+        Path wrapper = dir.resolve("baton");
+        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+
+        // A cold JVM on a busy build machine may need more than the default budget to start serving.
+        ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
+                env("BATON_BIN", wrapper.toString(), "BATON_HOOK_TIMEOUT", "30"));
+
+        assertThat(run.silent()).as("stdout=%s stderr=%s log=%s", run.stdout(), run.stderr(), log()).isTrue();
+        assertThat(harness.home().readEndpoint()).isPresent();
+        assertThat(log()).contains("Baton sidecar serving on 127.0.0.1:");
+        ScriptRun denied = harness.run("claude", "PreToolUse",
+                harness.sample("claude-pretooluse-edit.json").replace(CLAUDE_SESSION, "someone-else"));
+        assertThat(denied.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
+    }
+
+    @Test
+    void whenTheSidecarCannotStartAClaudeEditFailsClosedWithinTheBound() throws Exception {
+        ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
+                env("BATON_BIN", "/bin/false"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.stdout()).isEmpty();
+        assertThat(run.stderr()).startsWith("Baton could not check this edit: its sidecar did not start within 6 s")
+                .contains("BATON_FAIL_OPEN=1");
+        assertThat(run.elapsed()).isLessThan(BOUND.plus(MARGIN));
+    }
+
+    @Test
+    void withNoBatonCommandToStartAClaudeEditFailsClosedAtOnce() throws Exception {
+        ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
+                env("PATH", "/usr/bin:/bin"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.stderr()).contains("no baton command was found to start it");
+        assertThat(run.elapsed()).isLessThan(BOUND);
+    }
+
+    @Test
+    void whenTheSidecarCannotStartACopilotEditIsDeniedWithJsonAndANonZeroExit() throws Exception {
+        ScriptRun run = harness.run("copilot", "preToolUse", harness.sample("copilot-pretooluse-edit.json"),
+                env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "1"));
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.json().get("permissionDecision").asText()).isEqualTo("deny");
+        assertThat(run.json().get("permissionDecisionReason").asText())
+                .startsWith("Baton could not check this edit: its sidecar did not start within 1 s");
+    }
+
+    @Test
+    void failOpenLetsTheEditThroughWhenTheSidecarCannotStart() throws Exception {
+        ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
+                env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "1", "BATON_FAIL_OPEN", "1"));
+
+        assertThat(run.silent()).isTrue();
+    }
+
+    @Test
+    void eventsThatAreNotEditsGoAheadWhenTheSidecarCannotStart() throws Exception {
+        ScriptRun stop = harness.run("claude", "Stop", harness.sample("claude-stop.json"),
+                env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "1"));
+        ScriptRun post = harness.run("copilot", "postToolUse", harness.sample("copilot-pretooluse-edit.json"),
+                env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "1"));
+
+        assertThat(stop.silent()).isTrue();
+        assertThat(post.silent()).isTrue();
+    }
+
+    private String log() throws IOException {
+        Path log = harness.home().logFile();
+        return Files.exists(log) ? Files.readString(log) : "(no sidecar.log)";
+    }
+}

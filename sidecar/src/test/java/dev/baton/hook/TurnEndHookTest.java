@@ -1,0 +1,139 @@
+package dev.baton.hook;
+
+import static dev.baton.hook.HookHarness.CLAUDE_SESSION;
+import static dev.baton.hook.HookHarness.COPILOT_SESSION;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.session.AgentKind;
+import dev.baton.session.Session;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SessionStart, PostToolUse, Stop and SessionEnd through the real hook script, against a real git repository. */
+class TurnEndHookTest {
+
+    @TempDir
+    Path dir;
+
+    private HookHarness harness;
+
+    @BeforeEach
+    void startSidecar() throws Exception {
+        harness = HookHarness.start(dir);
+    }
+
+    @AfterEach
+    void stopSidecar() {
+        harness.close();
+    }
+
+    /** A complete Claude edit of {@code file}: PreToolUse, then PostToolUse. */
+    private void edit(String file) throws Exception {
+        String path = harness.repo().path(file).toString();
+        String cart = harness.repo().path("src/main/java/shop/Cart.java").toString();
+        assertThat(harness.run("claude", "PreToolUse",
+                harness.sample("claude-pretooluse-edit.json").replace(cart, path)).silent()).isTrue();
+        assertThat(harness.run("claude", "PostToolUse",
+                harness.sample("claude-posttooluse-write.json").replace(cart, path)).silent()).isTrue();
+    }
+
+    @Test
+    void sessionStartRegistersTheAgentProcessAndTellsTheAgentAboutBaton() throws Exception {
+        ScriptRun run = harness.run("claude", "SessionStart", harness.sample("claude-sessionstart.json"));
+
+        assertThat(run.exit()).isZero();
+        JsonNode output = run.json().get("hookSpecificOutput");
+        assertThat(output.get("hookEventName").asText()).isEqualTo("SessionStart");
+        assertThat(output.get("additionalContext").asText())
+                .contains("Baton coordinates the AI coding agents editing this repository")
+                .contains("Your Baton session is " + CLAUDE_SESSION + "; its key is ")
+                .contains("`baton negotiate FILE --reason")
+                .contains("`baton check FILE`");
+        Session session = harness.baton().sessions().get(CLAUDE_SESSION);
+        assertThat(session.agent()).isEqualTo(AgentKind.CLAUDE_CODE);
+        assertThat(session.process().pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(session.process().startedAt()).isEqualTo(ProcessHandle.current().info().startInstant().orElseThrow());
+        assertThat(session.repoRoot()).isEqualTo(harness.repo().root().toString());
+        String key = output.get("additionalContext").asText().replaceAll("(?s).*its key is (\\S+) .*", "$1");
+        assertThat(harness.baton().sessions().authenticate(CLAUDE_SESSION, key).id()).isEqualTo(CLAUDE_SESSION);
+    }
+
+    @Test
+    void theKeyIsShownOnlyWhenTheSessionIsCreated() throws Exception {
+        harness.run("claude", "SessionStart", harness.sample("claude-sessionstart.json"));
+
+        ScriptRun resumed = harness.run("claude", "SessionStart", harness.sample("claude-sessionstart.json"));
+
+        assertThat(resumed.json().at("/hookSpecificOutput/additionalContext").asText())
+                .contains("its key was issued when it first registered")
+                .doesNotContain("its key is");
+    }
+
+    @Test
+    void stopReleasesACleanFileAndKeepsADirtyOneAndAnUntrackedNewOne() throws Exception {
+        edit("src/main/java/shop/Cart.java");
+        edit("src/main/java/shop/Order.java");
+        harness.repo().write("src/main/java/shop/Order.java", "changed by the agent\n");
+        edit("src/main/java/shop/Coupon.java");
+        harness.repo().write("src/main/java/shop/Coupon.java", "a new file, never added\n");
+
+        ScriptRun stop = harness.run("claude", "Stop", harness.sample("claude-stop.json"));
+
+        assertThat(stop.silent()).isTrue();
+        assertThat(harness.filesHeldBy(CLAUDE_SESSION))
+                .containsExactly("src/main/java/shop/Coupon.java", "src/main/java/shop/Order.java");
+    }
+
+    @Test
+    void stopDoesNotReleaseAFileWhoseEditIsStillInFlight() throws Exception {
+        harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"));
+
+        harness.run("claude", "Stop", harness.sample("claude-stop.json"));
+
+        assertThat(harness.filesHeldBy(CLAUDE_SESSION)).containsExactly("src/main/java/shop/Cart.java");
+    }
+
+    @Test
+    void copilotAgentStopReleasesCleanFilesToo() throws Exception {
+        harness.run("copilot", "preToolUse", harness.sample("copilot-pretooluse-edit.json"));
+        harness.run("copilot", "postToolUse", harness.sample("copilot-pretooluse-edit.json"));
+
+        ScriptRun stop = harness.run("copilot", "agentStop", harness.sample("copilot-sessionend.json"));
+
+        assertThat(stop.silent()).isTrue();
+        assertThat(harness.filesHeldBy(COPILOT_SESSION)).isEmpty();
+    }
+
+    @Test
+    void sessionEndReleasesEverythingAndEndsTheSession() throws Exception {
+        edit("src/main/java/shop/Cart.java");
+        harness.repo().write("src/main/java/shop/Cart.java", "dirty\n");
+        harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-multiedit.json"));
+
+        ScriptRun end = harness.run("claude", "SessionEnd", harness.sample("claude-sessionend.json"));
+
+        assertThat(end.silent()).isTrue();
+        assertThat(harness.lockCount()).isZero();
+        assertThat(harness.baton().sessions().find(CLAUDE_SESSION)).isEmpty();
+    }
+
+    @Test
+    void copilotSessionEndReleasesEverything() throws Exception {
+        harness.run("copilot", "preToolUse", harness.sample("copilot-pretooluse-apply-patch.json"));
+
+        assertThat(harness.run("copilot", "sessionEnd", harness.sample("copilot-sessionend.json")).silent()).isTrue();
+
+        assertThat(harness.filesHeldBy(COPILOT_SESSION)).isEmpty();
+        assertThat(harness.baton().sessions().find(COPILOT_SESSION)).isEmpty();
+    }
+
+    @Test
+    void aStopOrEndOfAnUnknownSessionIsQuietlyFine() throws Exception {
+        assertThat(harness.run("claude", "SessionEnd", harness.sample("claude-sessionend.json")).silent()).isTrue();
+        assertThat(harness.run("claude", "Stop", harness.sample("claude-stop.json")).silent()).isTrue();
+    }
+}
