@@ -2,6 +2,7 @@ package dev.baton.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.http.Callers;
@@ -42,6 +43,7 @@ class ApiFuzzTest {
     }
 
     @FuzzTest(maxDuration = "30s")
+    @DictionaryFile(resourcePath = "/dev/baton/fuzz/json.dict")
     void everyRequestGetsA4xxOrBetterInTheErrorShape(byte[] input) throws Exception {
         run.executed();
         int newline = indexOf(input, (byte) '\n');

@@ -2,6 +2,7 @@ package dev.baton.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.TestSidecar;
@@ -49,6 +50,7 @@ class McpFuzzTest {
     }
 
     @FuzzTest(maxDuration = "30s")
+    @DictionaryFile(resourcePath = "/dev/baton/fuzz/json.dict")
     void everyMessageGetsAWellFormedAnswer(byte[] input) throws Exception {
         run.executed();
         String text = new String(input, StandardCharsets.ISO_8859_1)
