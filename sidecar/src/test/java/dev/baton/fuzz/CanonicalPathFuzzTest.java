@@ -3,6 +3,7 @@ package dev.baton.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.state.BatonException;
@@ -10,6 +11,7 @@ import dev.baton.state.ErrorCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +23,7 @@ class CanonicalPathFuzzTest {
 
     @TempDir static Path dir;
     static String root;
+    static final FuzzRun run = new FuzzRun("canonical-path");
 
     @BeforeAll
     static void tree() throws IOException {
@@ -37,8 +40,16 @@ class CanonicalPathFuzzTest {
         Files.createSymbolicLink(real.resolve("loop2"), Path.of("loop1"));
     }
 
+    @AfterAll
+    static void report() {
+        run.report();
+    }
+
+    /** The names in the tree: the fuzzer cannot learn them from comparisons, they come from the file system. */
     @FuzzTest(maxDuration = "30s")
+    @DictionaryEntries({"real", "sub", "file.txt", "App.java", "alias", "deep", "filelink", "dangling", "loop1", "../", "./", "/", "//"})
     void keysAreCanonical(FuzzedDataProvider data) throws IOException {
+        run.executed();
         String cwd = switch (data.consumeInt(0, 3)) {
             case 0 -> root;
             case 1 -> root + "/alias/sub";
@@ -51,13 +62,15 @@ class CanonicalPathFuzzTest {
             key = CanonicalPath.of(raw, cwd);
         } catch (BatonException e) {
             assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION);
+            run.answered("refused");
             return;
         }
+        run.answered("keyed");
         Path path = Path.of(key);
         assertThat(path.isAbsolute()).as("absolute: %s", key).isTrue();
         assertThat(path.normalize().toString()).as("normalised").isEqualTo(key);
         assertThat(CanonicalPath.of(key, null)).as("idempotent").isEqualTo(key);
-        String respelled = respell(raw);
+        String respelled = respell(raw, cwd);
         if (respelled.length() <= 4096) {
             assertThat(CanonicalPath.of(respelled, cwd)).as("respelled as %s", respelled).isEqualTo(key);
         }
@@ -67,10 +80,12 @@ class CanonicalPathFuzzTest {
         }
     }
 
-    /** The same path with a "." after every separator and a "missing/.." before the last name. */
-    static String respell(String raw) {
+    /** The same path spelled with a "." after every separator and a ".." that leads back where it started. */
+    static String respell(String raw, String cwd) {
         String dotted = raw.replace("/", "/./");
-        int last = dotted.lastIndexOf('/');
-        return last < 0 ? "./zz-missing/../" + dotted : dotted.substring(0, last + 1) + "zz-missing/.." + dotted.substring(last);
+        if (dotted.startsWith("/")) {
+            return "/.." + dotted; // the root's parent is the root
+        }
+        return (root.equals(cwd) ? "real/../" : "./") + dotted; // real is a plain directory under the root
     }
 }
