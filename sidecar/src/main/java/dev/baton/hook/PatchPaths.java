@@ -24,12 +24,21 @@ final class PatchPaths {
     /** The paths in the order they appear, each once, as written (usually relative to cwd). */
     static List<String> of(String patch) {
         Set<String> paths = new LinkedHashSet<>();
+        boolean inPatch = false;
         boolean inUpdate = false;
         for (String line : patch.split("\n")) {
             if (inUpdate && !line.startsWith("*")) {
                 continue; // only a line starting with '*' ends an update: " *** Add File: x" is a context line
             }
             String trimmed = trim(line);
+            if (trimmed.equals("*** Begin Patch") || trimmed.equals("*** End Patch")) {
+                inPatch = trimmed.equals("*** Begin Patch"); // what surrounds a patch (a heredoc's EOF) names no file
+                inUpdate = false;
+                continue;
+            }
+            if (!inPatch) {
+                continue;
+            }
             for (String marker : MARKERS) {
                 if (trimmed.startsWith(marker)) {
                     String path = trim(trimmed.substring(marker.length()));

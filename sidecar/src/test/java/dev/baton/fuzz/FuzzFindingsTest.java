@@ -110,6 +110,16 @@ class FuzzFindingsTest {
     }
 
     @Test
+    void onlyLinesInsideAPatchNameFiles() {
+        String heredoc = "<<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n*** Delete File: EOF";
+        String twoPatches = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\nEOF\n"
+                + "echo *** Delete File: b.txt\napply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: c.txt\n*** End Patch\nEOF";
+
+        assertThat(HookParsing.patchPaths(heredoc)).containsExactly("a.txt");
+        assertThat(HookParsing.patchPaths(twoPatches)).containsExactly("a.txt", "c.txt");
+    }
+
+    @Test
     void aFileReachedThroughASymlinkedDirectoryAndDotDotIsKeyedByTheFileTheSystemOpens() throws Exception {
         Path root = Files.createDirectories(dir.resolve("tree")).toRealPath();
         Files.createDirectories(root.resolve("real/sub"));
