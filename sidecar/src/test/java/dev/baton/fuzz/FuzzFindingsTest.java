@@ -113,7 +113,7 @@ class FuzzFindingsTest {
     void onlyLinesInsideAPatchNameFiles() {
         String heredoc = "<<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n*** Delete File: EOF";
         String twoPatches = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\nEOF\n"
-                + "echo *** Delete File: b.txt\napply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: c.txt\n*** End Patch\nEOF";
+                + "*** Delete File: b.txt\napply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: c.txt\n*** End Patch\nEOF";
 
         assertThat(HookParsing.patchPaths(heredoc)).containsExactly("a.txt");
         assertThat(HookParsing.patchPaths(twoPatches)).containsExactly("a.txt", "c.txt");
