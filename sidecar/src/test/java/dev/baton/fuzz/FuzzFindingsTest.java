@@ -6,14 +6,20 @@ import dev.baton.TestSidecar;
 import dev.baton.hook.HookParsing;
 import dev.baton.http.Json;
 import dev.baton.lock.CanonicalPath;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,6 +59,32 @@ class FuzzFindingsTest {
             assertThat(Json.mapper().readTree(body).path("error").path("code").asText()).isEqualTo("VALIDATION");
         }
         assertThat(sidecar.get("/v1/health", Map.of()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aBodyNoRouteReadsLeavesTheConnectionUsableForTheNextRequest() throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        byte[] body = new byte[100 * 1024];
+        List<String> dropped = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            // No route answers PUT /v1/status, so nothing reads the body; the answer used to go out before it was read.
+            for (HttpRequest request : List.of(
+                    authorized("/v1/status").PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                    authorized("/v1/health").GET().build())) {
+                try {
+                    http.send(request, HttpResponse.BodyHandlers.discarding());
+                } catch (IOException e) {
+                    dropped.add(request.method() + " " + request.uri().getPath() + ": " + e.getMessage());
+                }
+            }
+        }
+
+        assertThat(dropped).isEmpty();
+    }
+
+    private HttpRequest.Builder authorized(String path) {
+        return HttpRequest.newBuilder(URI.create(sidecar.base() + path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + sidecar.token());
     }
 
     @Test
