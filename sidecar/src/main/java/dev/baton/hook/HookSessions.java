@@ -6,6 +6,7 @@ import dev.baton.session.Registered;
 import dev.baton.session.Registration;
 import dev.baton.session.SessionRegistry;
 import dev.baton.state.BatonException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
@@ -82,7 +83,11 @@ final class HookSessions {
             throw BatonException.invalid("cwd in the hook payload must be an absolute path, was '"
                     + cwd.replace("\0", "\\0") + "'");
         }
-        return Path.of(cwd).normalize().toString();
+        try {
+            return Path.of(cwd).normalize().toString();
+        } catch (InvalidPathException e) { // an unpaired surrogate from a JSON escape cannot be a file name
+            throw BatonException.invalid("cwd in the hook payload is not a valid path: " + e.getReason());
+        }
     }
 
     /** The agent process, looked up at most once per call and only when it is needed. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.baton.state.BatonException;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /** Reads request bodies and writes replies; every malformed body becomes a VALIDATION error naming the problem. */
 public final class Bodies {
@@ -32,7 +31,9 @@ public final class Bodies {
         } catch (JsonProcessingException e) {
             throw BatonException.invalid("the request body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // Nothing is read from a device here: an IOException from a byte array is undecodable text, such as
+            // a body whose first bytes make the parser guess UTF-32 and whose later bytes are no UTF-32.
+            throw BatonException.invalid("the request body is not valid JSON text: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw BatonException.invalid("the request body does not fit: " + e.getMessage());
         }

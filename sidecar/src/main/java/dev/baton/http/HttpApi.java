@@ -42,8 +42,12 @@ public final class HttpApi implements AutoCloseable {
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
+            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
             RoutesConfig routes = config.routes;
             routes.before(ctx -> guard.check(ctx, !ctx.path().equals("/v1/health")));
+            // Read the body even where no route wants it: answered before its body arrived, a request leaves Jetty
+            // closing the connection afterwards, unannounced, and the client's next request on it gets no answer.
+            routes.before(ctx -> ctx.bodyAsBytes());
             routes.wsBeforeUpgrade(ctx -> guard.check(ctx, true)); // HTTP before-handlers skip WebSocket upgrades
             new StatusRoutes(baton, startedAt).register(routes);
             new SessionRoutes(baton).register(routes);

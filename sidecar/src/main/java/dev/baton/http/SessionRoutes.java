@@ -11,6 +11,7 @@ import dev.baton.session.Session;
 import dev.baton.state.BatonException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -82,7 +83,11 @@ final class SessionRoutes {
         if (path.isBlank() || path.indexOf('\0') >= 0 || !path.startsWith("/")) {
             throw BatonException.invalid(field + " must be an absolute path, was '" + path.replace("\0", "\\0") + "'");
         }
-        return Path.of(path).normalize().toString();
+        try {
+            return Path.of(path).normalize().toString();
+        } catch (InvalidPathException e) { // an unpaired surrogate from a JSON escape cannot be a file name
+            throw BatonException.invalid(field + " is not a valid path: " + e.getReason());
+        }
     }
 
     private void list(Context ctx) {

@@ -48,6 +48,13 @@ public final class CanonicalPath {
         } catch (InvalidPathException e) {
             throw BatonException.invalid("'" + printable(raw) + "' is not a valid path: " + e.getReason());
         }
+        try {
+            // An existing file is the one the system opens: "link/../x" is x beside the link's target, which
+            // normalising first (dropping "link/..") would miss, giving one file two keys.
+            return path.toRealPath().toString();
+        } catch (IOException e) {
+            // Not there (yet), or not resolvable: key it by its normalised spelling, as below.
+        }
         return resolveExisting(path.normalize()).toString();
     }
 

@@ -1,0 +1,55 @@
+package dev.baton.http;
+
+import dev.baton.state.ErrorCode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Answers the requests Jetty refuses before any route sees them (a NUL or other illegal character
+ * in the URI, a malformed request line, oversized headers) in the API's error shape instead of an
+ * HTML page.
+ */
+final class JsonErrorHandler extends ErrorHandler {
+
+    @Override
+    protected void generateResponse(Request request, Response response, int status, String message, Throwable cause,
+                                    Callback callback) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        // Jetty drops the connection after refusing a malformed request; say so, or the client reuses it and
+        // its next request on that connection fails with no answer at all.
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        response.write(true, body(status, message), callback);
+    }
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        fields.put(HttpHeader.CONTENT_TYPE, "application/json");
+        return body(status, reason);
+    }
+
+    private static ByteBuffer body(int status, String message) {
+        ErrorCode code = switch (status) {
+            case 401 -> ErrorCode.UNAUTHORIZED;
+            case 403 -> ErrorCode.FORBIDDEN;
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.VALIDATION;
+        };
+        String shown = message == null || message.isBlank() ? "malformed request" : message;
+        try {
+            return ByteBuffer.wrap(Json.mapper().writeValueAsBytes(ApiError.of(code, "the request was refused before"
+                    + " it reached a route (" + shown + "); check the URL for control characters and the request line"
+                    + " and headers for HTTP syntax")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
