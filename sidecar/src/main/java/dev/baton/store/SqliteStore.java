@@ -28,6 +28,8 @@ import java.util.Properties;
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=NORMAL, written through a single
  * connection by the ledger's single writer. A commit survives a killed process once it returns.
+ * Every use of the connection is synchronized: commits run outside the ledger's monitor (group
+ * commit), so a read of the audit or event log could otherwise land inside a commit.
  */
 public final class SqliteStore implements Store {
 
@@ -81,7 +83,7 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public Snapshot load() {
+    public synchronized Snapshot load() {
         try {
             List<Session> sessions = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT * FROM sessions");
@@ -126,7 +128,7 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public void commit(List<Change> changes) {
+    public synchronized void commit(List<Change> changes) {
         try {
             if (!Files.exists(file)) {
                 // SQLite would keep writing to the unlinked inode and lose everything at restart.
@@ -236,12 +238,12 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public List<AuditEntry> history(String target, int limit) {
+    public synchronized List<AuditEntry> history(String target, int limit) {
         return queryAudit("SELECT * FROM audit WHERE file = ? ORDER BY id DESC LIMIT ?", target, limit);
     }
 
     @Override
-    public List<AuditEntry> auditSince(long afterId, int limit) {
+    public synchronized List<AuditEntry> auditSince(long afterId, int limit) {
         return queryAudit("SELECT * FROM audit WHERE id > ? ORDER BY id LIMIT ?", afterId, limit);
     }
 
@@ -263,7 +265,7 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public List<EventRecord> eventsAfter(long afterSeq, int limit) {
+    public synchronized List<EventRecord> eventsAfter(long afterSeq, int limit) {
         try (PreparedStatement query = connection.prepareStatement(
                 "SELECT seq, at_ms, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?")) {
             query.setLong(1, afterSeq);
@@ -282,12 +284,12 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public long oldestEventSeq() {
+    public synchronized long oldestEventSeq() {
         return eventSeq("SELECT min(seq) FROM events");
     }
 
     @Override
-    public long newestEventSeq() {
+    public synchronized long newestEventSeq() {
         return eventSeq("SELECT max(seq) FROM events");
     }
 
@@ -306,7 +308,7 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             connection.close();
         } catch (SQLException e) {
