@@ -12,6 +12,17 @@ record ApiError(Body error) {
         return new ApiError(new Body(code.name(), message));
     }
 
+    /** The code of a refusal that arrives only as an HTTP status (from Jetty or Javalin, not from Baton). */
+    static ErrorCode codeOf(int status) {
+        return switch (status) {
+            case 401 -> ErrorCode.UNAUTHORIZED;
+            case 403 -> ErrorCode.FORBIDDEN;
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.VALIDATION;
+        };
+    }
+
     static int statusOf(ErrorCode code) {
         return switch (code) {
             case VALIDATION -> 400;

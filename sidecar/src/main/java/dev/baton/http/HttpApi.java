@@ -85,15 +85,8 @@ public final class HttpApi implements AutoCloseable {
     }
 
     private static void replyHttpError(io.javalin.http.Context ctx, int status, String message) {
-        ErrorCode code = switch (status) {
-            case 401 -> ErrorCode.UNAUTHORIZED;
-            case 403 -> ErrorCode.FORBIDDEN;
-            case 404 -> ErrorCode.NOT_FOUND;
-            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
-            default -> ErrorCode.VALIDATION;
-        };
         int shown = status >= 500 ? 400 : status;
-        Bodies.reply(ctx, shown, ApiError.of(code, message == null || message.isBlank() ? "request refused" : message));
+        Bodies.reply(ctx, shown, ApiError.of(ApiError.codeOf(shown), message == null || message.isBlank() ? "request refused" : message));
     }
 
     public int port() {

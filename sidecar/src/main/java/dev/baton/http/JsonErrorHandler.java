@@ -36,13 +36,7 @@ final class JsonErrorHandler extends ErrorHandler {
     }
 
     private static ByteBuffer body(int status, String message) {
-        ErrorCode code = switch (status) {
-            case 401 -> ErrorCode.UNAUTHORIZED;
-            case 403 -> ErrorCode.FORBIDDEN;
-            case 404 -> ErrorCode.NOT_FOUND;
-            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
-            default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.VALIDATION;
-        };
+        ErrorCode code = ApiError.codeOf(status);
         String shown = message == null || message.isBlank() ? "malformed request" : message;
         try {
             return ByteBuffer.wrap(Json.mapper().writeValueAsBytes(ApiError.of(code, "the request was refused before"
