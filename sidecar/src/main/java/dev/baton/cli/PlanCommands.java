@@ -25,6 +25,15 @@ final class PlanCommands implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** One plan, as JSON for scripts or as sentences for people. */
+    static void show(PrintWriter out, JsonNode plan, boolean json) {
+        if (json) {
+            Output.json(out, plan);
+        } else {
+            print(out, plan);
+        }
+    }
+
     static void print(PrintWriter out, JsonNode plan) {
         out.printf("%s %s%s  (%d lock(s))%n", plan.path("agent").asText(), plan.path("session_id").asText(),
                 plan.hasNonNull("name") ? " \"" + plan.path("name").asText() + "\"" : "", plan.path("locks").asInt());
@@ -58,11 +67,7 @@ final class PlanCommands implements Runnable {
             body.put("current_task", task);
             JsonNode reply = caller.client().post("/v1/plans", body, Duration.ofSeconds(10));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else {
-                print(out, reply);
-            }
+            show(out, reply, json);
             return 0;
         }
     }
@@ -78,11 +83,7 @@ final class PlanCommands implements Runnable {
             String who = session != null ? session : CallerSession.identify(client, null);
             JsonNode reply = client.get("/v1/plans/" + LockCommands.encode(who));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else {
-                print(out, reply);
-            }
+            show(out, reply, json);
             return 0;
         }
     }
