@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lock throughput and latency over HTTP, start-up time, flatness with 1k/10k/100k held locks, RSS.
-# Usage: bench/locks.sh [seconds-per-run]   (prints markdown table rows)
+# Usage: bench/locks.sh [seconds-per-run [clients...]]   (prints markdown table rows; client counts: only those runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q install -DskipTests
@@ -8,7 +8,7 @@ mvn -B -q -pl sidecar test-compile
 cp="sidecar/target/test-classes:sidecar/target/classes:$(mvn -B -q -pl sidecar dependency:build-classpath -Dmdep.outputFile=/dev/stdout)"
 echo "| scenario | clients | acquire+release pairs/s | acquire p50 ms | acquire p99 ms |"
 echo "|---|---|---|---|---|"
-java -cp "$cp" dev.baton.bench.LockBench sidecar/target/baton.jar "${1:-5}"
+java -cp "$cp" dev.baton.bench.LockBench bin/baton "${1:-5}" "${@:2}"
 echo
 echo "Engine alone (no HTTP), one thread, three rounds of 20,000 pairs:"
 java -cp "$cp" dev.baton.bench.EngineBench

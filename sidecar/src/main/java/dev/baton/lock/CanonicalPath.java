@@ -3,6 +3,7 @@ package dev.baton.lock;
 import dev.baton.state.BatonException;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -48,12 +49,14 @@ public final class CanonicalPath {
         } catch (InvalidPathException e) {
             throw BatonException.invalid("'" + printable(raw) + "' is not a valid path: " + e.getReason());
         }
-        try {
-            // An existing file is the one the system opens: "link/../x" is x beside the link's target, which
-            // normalising first (dropping "link/..") would miss, giving one file two keys.
-            return path.toRealPath().toString();
-        } catch (IOException e) {
-            // Not there (yet), or not resolvable: key it by its normalised spelling, as below.
+        if (Files.exists(path)) {
+            try {
+                // An existing file is the one the system opens: "link/../x" is x beside the link's target,
+                // which normalising first (dropping "link/..") would miss, giving one file two keys.
+                return path.toRealPath().toString();
+            } catch (IOException e) {
+                // Gone meanwhile, or not resolvable: key it by its normalised spelling, as below.
+            }
         }
         return resolveExisting(path.normalize()).toString();
     }
@@ -61,6 +64,12 @@ public final class CanonicalPath {
     private static Path resolveExisting(Path normalised) {
         Deque<Path> missing = new ArrayDeque<>();
         Path existing = normalised;
+        // Files.exists answers without an exception; only the first missing name below the deepest existing
+        // directory goes through toRealPath, which tells a symlink loop from a plain missing file.
+        while (existing.getParent() != null && !Files.exists(existing.getParent())) {
+            missing.push(existing.getFileName());
+            existing = existing.getParent();
+        }
         while (existing != null) {
             try {
                 Path real = existing.toRealPath();

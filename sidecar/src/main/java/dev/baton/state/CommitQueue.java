@@ -3,7 +3,7 @@ package dev.baton.state;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -13,11 +13,17 @@ import java.util.function.Consumer;
  * transaction, so concurrent writers share one commit instead of queueing behind each other's. No
  * writer returns before its changes are durable. If a commit fails, every queued transaction is
  * undone in reverse order (later ones may build on earlier ones) and each writer gets the failure.
+ *
+ * <p>A waiting writer parks on its own transaction, never on the ledger monitor: it is woken when its
+ * commit settles, or when the committer role is handed to it because its transaction missed the
+ * batch being written.
  */
 final class CommitQueue {
 
+    /** Wake-ups are exact; this bound only limits the cost of a lost one. */
+    private static final long PARK_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     private final ReentrantLock monitor;
-    private final Condition settled;
     private final Store store;
     private final List<Consumer<List<Change>>> listeners;
     private final ReentrantLock committer = new ReentrantLock();
@@ -25,23 +31,25 @@ final class CommitQueue {
 
     CommitQueue(ReentrantLock monitor, Store store, List<Consumer<List<Change>>> listeners) {
         this.monitor = monitor;
-        this.settled = monitor.newCondition();
         this.store = store;
         this.listeners = listeners;
     }
 
-    /** One queued transaction; its state changes only under the monitor. */
+    /** One queued transaction and the thread that waits for it. */
     static final class Pending {
         private final Transaction tx;
         private final List<Change> changes;
-        private boolean durable;
-        private StoreException failure;
+        private final Thread writer = Thread.currentThread();
+        /** Null while queued; then {@link #DURABLE} or the failure. Published by the volatile write. */
+        private volatile Object outcome;
 
         Pending(Transaction tx) {
             this.tx = tx;
             this.changes = List.copyOf(tx.changes());
         }
     }
+
+    private static final Object DURABLE = new Object();
 
     /** Called under the monitor, right after the transaction was applied to memory. */
     Pending enqueue(Transaction tx) {
@@ -52,38 +60,42 @@ final class CommitQueue {
 
     /** Called without the monitor: returns once the transaction is durable, or throws its failure. */
     void awaitDurable(Pending pending) {
-        while (true) {
-            monitor.lock();
-            try {
-                if (pending.durable) {
-                    return;
-                }
-                if (pending.failure != null) {
-                    throw pending.failure;
-                }
-            } finally {
-                monitor.unlock();
-            }
+        boolean interrupted = false;
+        while (pending.outcome == null) {
             if (committer.tryLock()) {
                 try {
                     flush();
                 } finally {
                     committer.unlock();
                 }
-                continue;
-            }
-            monitor.lock();
-            try {
-                if (!pending.durable && pending.failure == null) {
-                    // Bounded so a commit that finished between the checks above is never waited out.
-                    settled.await(1, TimeUnit.MILLISECONDS);
-                }
-            } catch (InterruptedException e) {
+                handOver();
+            } else {
+                LockSupport.parkNanos(this, PARK_BOUND_NANOS);
                 // The transaction is in memory already; its durability must be awaited, not abandoned.
-                Thread.currentThread().interrupt();
-            } finally {
-                monitor.unlock();
+                interrupted |= Thread.interrupted();
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (pending.outcome instanceof StoreException failure) {
+            throw failure;
+        }
+    }
+
+    /** After a flush: what was queued meanwhile belongs to a writer that is parked; it commits next. */
+    private void handOver() {
+        Thread next = null;
+        monitor.lock();
+        try {
+            if (!queued.isEmpty()) {
+                next = queued.get(0).writer;
+            }
+        } finally {
+            monitor.unlock();
+        }
+        if (next != null) {
+            LockSupport.unpark(next);
         }
     }
 
@@ -110,25 +122,32 @@ final class CommitQueue {
         } catch (RuntimeException e) {
             failure = new StoreException("the store failed: " + e.getMessage(), e);
         }
+        List<Pending> settled;
         monitor.lock();
         try {
             if (failure == null) {
+                settled = batch;
                 for (Pending pending : batch) {
-                    pending.durable = true;
                     listeners.forEach(listener -> listener.accept(pending.changes));
+                    pending.outcome = DURABLE;
                 }
             } else {
-                List<Pending> undone = new ArrayList<>(batch);
-                undone.addAll(queued);
+                settled = new ArrayList<>(batch);
+                settled.addAll(queued);
                 queued = new ArrayList<>();
-                for (int i = undone.size() - 1; i >= 0; i--) {
-                    undone.get(i).tx.rollback();
-                    undone.get(i).failure = failure;
+                for (int i = settled.size() - 1; i >= 0; i--) {
+                    settled.get(i).tx.rollback();
+                    settled.get(i).outcome = failure;
                 }
             }
-            settled.signalAll();
         } finally {
             monitor.unlock();
+        }
+        Thread self = Thread.currentThread();
+        for (Pending pending : settled) {
+            if (pending.writer != self) {
+                LockSupport.unpark(pending.writer);
+            }
         }
     }
 

@@ -14,9 +14,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The lock benchmark of docs/PERFORMANCE.md: a real sidecar process (the shaded jar) driven over
- * HTTP keep-alive connections. Prints one markdown table row per measurement.
- * Usage: LockBench JAR [seconds-per-run]
+ * The lock benchmark of docs/PERFORMANCE.md: a real sidecar process ({@code bin/baton serve}) driven
+ * over HTTP keep-alive connections. Prints one markdown table row per measurement.
+ * Usage: LockBench LAUNCHER [seconds-per-run [clients...]], LAUNCHER being bin/baton; with client counts
+ * given, only the runs with no other locks held are made, with those counts (for profiling one scenario).
  */
 public final class LockBench {
 
@@ -24,19 +25,18 @@ public final class LockBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path jar = Path.of(args[0]);
+        Path launcher = Path.of(args[0]);
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path home = Files.createTempDirectory("baton-bench");
-        // The JVM options `bin/baton serve` runs the sidecar with.
-        List<String> command = new ArrayList<>(List.of("java", "-XX:+UseSerialGC", "-Xshare:auto"));
-        String extra = System.getenv("BENCH_SIDECAR_JAVA_OPTS");
-        if (extra != null && !extra.isBlank()) {
-            command.addAll(List.of(extra.trim().split("\\s+")));
-        }
-        command.addAll(List.of("-jar", jar.toString(), "serve", "--port", "0"));
+        // Started the way users start it, so start-up includes the launcher and its JVM options.
+        List<String> command = List.of(launcher.toString(), "serve", "--port", "0");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(home.resolve("out.log").toFile());
         builder.environment().put("BATON_HOME", home.toString());
+        String extra = System.getenv("BENCH_SIDECAR_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            builder.environment().put("BATON_JAVA_OPTS", extra.trim());
+        }
         long spawned = System.nanoTime();
         Process sidecar = builder.start();
         try {
@@ -44,8 +44,14 @@ public final class LockBench {
             String token = Files.readString(home.resolve("token")).trim();
             long firstServed = awaitHealth(port);
             System.out.printf(Locale.ROOT, "| start-up to first served request | %.0f ms |%n", (firstServed - spawned) / 1e6);
-            for (int clients : new int[] {1, 4, 16, 64}) {
+            int[] counts = args.length > 2
+                    ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
+                    : new int[] {1, 4, 16, 64};
+            for (int clients : counts) {
                 report("no other locks held", clients, run(port, token, clients, seconds, "c" + clients));
+            }
+            if (args.length > 2) {
+                return;
             }
             int held = 0;
             for (int target : new int[] {1_000, 10_000, 100_000}) {

@@ -1,0 +1,73 @@
+package dev.baton.server;
+
+import dev.baton.home.BatonHome;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The build runs this once with {@code -XX:ArchiveClassesAtExit} to make {@code baton.jsa}, the
+ * class-data archive {@code bin/baton} starts the sidecar with: it starts a sidecar on a temporary
+ * home and port, serves the requests agents send most (health, a session, a lock taken and freed, a
+ * hook call), and stops, so the classes of start-up and of those requests are in the archive.
+ */
+public final class StartupTraining {
+
+    private StartupTraining() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path dir = Files.createTempDirectory("baton-training");
+        try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(dir), 0), SidecarAdapters::of)) {
+            String base = "http://127.0.0.1:" + sidecar.port();
+            String token = Files.readString(new BatonHome(dir).tokenFile()).trim();
+            String file = dir.resolve("work/example.txt").toString();
+            expect("GET", base + "/v1/health", token, null);
+            expect("POST", base + "/v1/sessions", token, "{\"session_id\":\"training\",\"agent\":\"api\"}");
+            String files = "{\"session_id\":\"training\",\"files\":[\"" + file + "\"]}";
+            expect("POST", base + "/v1/locks/acquire", token, files);
+            expect("GET", base + "/v1/locks", token, null);
+            expect("POST", base + "/v1/locks/release", token, files);
+            expect("POST", base + "/v1/hooks?agent=claude&event=PreToolUse", token, """
+                    {"session_id":"training-hook","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Edit",
+                     "tool_input":{"file_path":"%s","old_string":"a","new_string":"b"}}""".formatted(dir, file));
+            expect("GET", base + "/v1/status", token, null);
+        } finally {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private static void expect(String method, String url, String token, String body) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setRequestMethod(method);
+            connection.setRequestProperty("Authorization", "Bearer " + token);
+            if (body != null) {
+                connection.setDoOutput(true);
+                connection.setRequestProperty("Content-Type", "application/json");
+                try (OutputStream out = connection.getOutputStream()) {
+                    out.write(body.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            int answered = connection.getResponseCode();
+            try (InputStream in = answered < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+                String reply = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                if (answered / 100 != 2) {
+                    throw new IllegalStateException(method + " " + url + " answered " + answered + ": " + reply);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
