@@ -11,28 +11,64 @@ import java.util.Set;
  */
 final class PatchPaths {
 
+    private static final String BEGIN = "*** Begin Patch";
+    private static final String END = "*** End Patch";
     private static final List<String> MARKERS = List.of(
             "*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:");
+    private static final List<String> HEREDOC_STARTS = List.of("<<EOF", "<<'EOF'", "<<\"EOF\"");
 
     private PatchPaths() {
     }
 
     static boolean looksLikePatch(String text) {
-        return text != null && text.contains("*** Begin Patch");
+        return text != null && text.contains(BEGIN);
     }
 
     /** The paths in the order they appear, each once, as written (usually relative to cwd). */
     static List<String> of(String patch) {
+        List<String> body = framedBody(patch);
+        return body != null ? paths(body, true) : paths(List.of(patch.split("\n")), false);
+    }
+
+    /**
+     * The lines inside the markers when the whole text is one patch as Codex CLI frames it (apply-patch's
+     * parser.rs): the markers are the first and last lines of the trimmed text, or of what a heredoc's first line
+     * ({@code <<EOF}, quoted or not) and last line (ending in EOF) wrap. So an indented last {@code *** End Patch}
+     * ends an update, where elsewhere it is one of the update's context lines. Null when the text is not so framed.
+     */
+    private static List<String> framedBody(String text) {
+        String trimmed = trim(text);
+        if (trimmed.isEmpty()) {
+            return null;
+        }
+        List<String> lines = new ArrayList<>();
+        for (String line : trimmed.split("\n", -1)) {
+            lines.add(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+        }
+        List<String> body = between(lines);
+        int last = lines.size() - 1;
+        if (body == null && lines.size() >= 4 && HEREDOC_STARTS.contains(lines.get(0)) && lines.get(last).endsWith("EOF")) {
+            body = between(lines.subList(1, last));
+        }
+        return body;
+    }
+
+    private static List<String> between(List<String> lines) {
+        int last = lines.size() - 1;
+        boolean framed = last >= 1 && trim(lines.get(0)).equals(BEGIN) && trim(lines.get(last)).equals(END);
+        return framed ? lines.subList(1, last) : null;
+    }
+
+    private static List<String> paths(List<String> lines, boolean inPatch) {
         Set<String> paths = new LinkedHashSet<>();
-        boolean inPatch = false;
         boolean inUpdate = false;
-        for (String line : patch.split("\n")) {
+        for (String line : lines) {
             if (inUpdate && !line.startsWith("*")) {
                 continue; // only a line starting with '*' ends an update: " *** Add File: x" is a context line
             }
             String trimmed = trim(line);
-            if (trimmed.equals("*** Begin Patch") || trimmed.equals("*** End Patch")) {
-                inPatch = trimmed.equals("*** Begin Patch"); // what surrounds a patch (a heredoc's EOF) names no file
+            if (trimmed.equals(BEGIN) || trimmed.equals(END)) {
+                inPatch = trimmed.equals(BEGIN); // what surrounds a patch (a heredoc's EOF) names no file
                 inUpdate = false;
                 continue;
             }

@@ -152,6 +152,15 @@ class FuzzFindingsTest {
     }
 
     @Test
+    void anIndentedEndPatchOnThePatchsLastLineEndsTheUpdateBeforeIt() {
+        String heredoc = "<<'EOF'\n*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n *** End Patch\n*** Delete File: EOF";
+        String quoted = "*** Begin Patch\n*** Update File: a.txt\n@@\n *** End Patch\n*** Add File: b.txt\n+z\n*** End Patch";
+
+        assertThat(HookParsing.patchPaths(heredoc)).containsExactly("a.txt");
+        assertThat(HookParsing.patchPaths(quoted)).containsExactly("a.txt", "b.txt");
+    }
+
+    @Test
     void aFileReachedThroughASymlinkedDirectoryAndDotDotIsKeyedByTheFileTheSystemOpens() throws Exception {
         Path root = Files.createDirectories(dir.resolve("tree")).toRealPath();
         Files.createDirectories(root.resolve("real/sub"));
