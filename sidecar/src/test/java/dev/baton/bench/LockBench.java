@@ -21,6 +21,8 @@ import java.util.concurrent.Future;
  */
 public final class LockBench {
 
+    private static final int WARM_UP_SECONDS = 20;
+
     private LockBench() {
     }
 
@@ -44,6 +46,8 @@ public final class LockBench {
             String token = Files.readString(home.resolve("token")).trim();
             long firstServed = awaitHealth(port);
             System.out.printf(Locale.ROOT, "| start-up to first served request | %.0f ms |%n", (firstServed - spawned) / 1e6);
+            // A sidecar runs for hours: the figures are of the warmed-up JIT, not of its first seconds.
+            run(port, token, 16, WARM_UP_SECONDS, "warm-up");
             int[] counts = args.length > 2
                     ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
                     : new int[] {1, 4, 16, 64};

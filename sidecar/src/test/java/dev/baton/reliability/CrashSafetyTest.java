@@ -80,6 +80,9 @@ class CrashSafetyTest {
         }
         assertThat(acknowledged).as("acknowledged operations across all rounds").isGreaterThan(kills);
         assertThat(clients).allSatisfy(client -> assertThat(client.acquisitions).as(client.session).isPositive());
+        // The figure docs/RELIABILITY.md quotes; any violation has failed an assertion before this line.
+        System.out.printf("crash campaign: %d SIGKILLs survived, %d acknowledged operations checked, 0 violations%n",
+                kills, acknowledged);
     }
 
     /** What one client was told: files it holds for sure, files it released for sure, files in doubt. */

@@ -1,0 +1,106 @@
+package dev.baton.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged sidecar as users start it: {@code bin/baton serve} with the jar and class-data archive
+ * the build made. Runs after {@code package} (Failsafe), when both exist.
+ */
+class LauncherIT {
+
+    private static final Path LAUNCHER = Path.of("..", "bin", "baton").toAbsolutePath().normalize();
+    private static final Path ARCHIVE = Path.of("target", "baton.jsa").toAbsolutePath();
+
+    @TempDir
+    Path home;
+
+    @Test
+    void theBuildMadeAClassDataArchive() {
+        assertThat(ARCHIVE).isRegularFile();
+        assertThat(ARCHIVE.toFile().length()).isGreaterThan(1 << 20);
+    }
+
+    @Test
+    void theSidecarStartsWithItsClassesMappedFromTheArchive() throws Exception {
+        Path classLog = home.resolve("classes.log");
+        Process sidecar = serve("-Xlog:class+load=info:file=" + classLog);
+        try {
+            int port = awaitPort(sidecar);
+            HttpResponse<String> health = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+        } finally {
+            stop(sidecar);
+        }
+        List<String> loads = Files.readAllLines(classLog);
+        assertThat(loads).filteredOn(line -> line.contains(" dev.baton.server.Sidecar "))
+                .singleElement().asString().contains("source: shared objects file (top)");
+        assertThat(loads).filteredOn(line -> line.contains(" org.eclipse.jetty.server.Server "))
+                .singleElement().asString().contains("source: shared objects file (top)");
+    }
+
+    @Test
+    void anArchiveThatDoesNotFitItsJarIsSkippedQuietly() throws Exception {
+        // A jar moved or rebuilt after its archive was made: the JVM refuses the archive, and would say so.
+        Path moved = Files.createDirectories(home.resolve("moved"));
+        Files.copy(Path.of("target", "baton.jar"), moved.resolve("baton.jar"));
+        Files.copy(ARCHIVE, moved.resolve("baton.jsa"));
+        Process sidecar = serve("-Dunused=1", Map.of("BATON_JAR", moved.resolve("baton.jar").toString()));
+        try {
+            awaitPort(sidecar);
+        } finally {
+            stop(sidecar);
+        }
+        assertThat(Files.readString(home.resolve("out.log"))).contains("serving on").doesNotContain("[warning]");
+    }
+
+    private Process serve(String javaOptions) throws IOException {
+        return serve(javaOptions, Map.of());
+    }
+
+    private Process serve(String javaOptions, Map<String, String> environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(LAUNCHER.toString(), "serve", "--port", "0")
+                .redirectErrorStream(true)
+                .redirectOutput(home.resolve("out.log").toFile());
+        builder.environment().put("BATON_HOME", home.resolve("baton").toString());
+        builder.environment().put("BATON_JAVA_OPTS", javaOptions);
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    private int awaitPort(Process sidecar) {
+        Path endpoint = home.resolve("baton").resolve("endpoint");
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !sidecar.isAlive() || (Files.exists(endpoint) && !Files.readString(endpoint).isBlank()));
+        assertThat(sidecar.isAlive()).as("the sidecar is running; its output: %s", home.resolve("out.log")).isTrue();
+        try {
+            String text = Files.readString(endpoint).trim();
+            return Integer.parseInt(text.substring(text.indexOf(':') + 1));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void stop(Process sidecar) throws InterruptedException {
+        sidecar.destroy();
+        if (!sidecar.waitFor(30, TimeUnit.SECONDS)) {
+            sidecar.destroyForcibly();
+        }
+    }
+}
