@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -18,23 +17,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class ClaudeSettingsInstallTest {
-
-    @TempDir
-    Path temp;
-
-    TestMachine machine;
-    String hookScript;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        machine = new TestMachine(temp);
-        hookScript = machine.layout().hookScript().toString();
-    }
+class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
     void freshInstallWritesAllFiveHooksWithAbsoluteScriptPath() throws Exception {
@@ -103,8 +88,8 @@ class ClaudeSettingsInstallTest {
                     ]
                   }
                 }
-                """.formatted(hookScript));
-        assertThat(Path.of(hookScript)).isAbsolute().isExecutable();
+                """.formatted(machine.hookScript()));
+        assertThat(Path.of(machine.hookScript())).isAbsolute().isExecutable();
         assertThat(machine.userSettings().resolveSibling("settings.json.baton-backup")).doesNotExist();
     }
 
@@ -126,7 +111,8 @@ class ClaudeSettingsInstallTest {
         assertThat(fieldNames(after.get("hooks")))
                 .containsExactly("PreToolUse", "PostToolUse", "Notification", "Stop", "SessionStart", "SessionEnd");
         assertThat(after.at("/hooks/PreToolUse/0")).isEqualTo(before.at("/hooks/PreToolUse/0"));
-        assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText()).isEqualTo(hookScript + " claude PreToolUse");
+        assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText())
+                .isEqualTo(machine.hookScript() + " claude PreToolUse");
         assertThat(after.at("/hooks/PostToolUse/0")).isEqualTo(before.at("/hooks/PostToolUse/0"));
         assertThat(after.at("/hooks/Notification")).isEqualTo(before.at("/hooks/Notification"));
         assertThat(linesWithoutCommas(installed)).containsSubsequence(linesWithoutCommas(original));
@@ -202,14 +188,15 @@ class ClaudeSettingsInstallTest {
         String original = resource("claude-settings.json");
         write(machine.userSettings(), original);
         machine.install(Scope.USER, Agent.CLAUDE);
-        String moved = read(machine.userSettings()).replace(hookScript, "/opt/old-baton/baton-hook");
+        String moved = read(machine.userSettings()).replace(machine.hookScript(), "/opt/old-baton/baton-hook");
         write(machine.userSettings(), moved);
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
         JsonNode after = JsonText.parseObject(read(machine.userSettings()));
         assertThat(after.at("/hooks/PreToolUse")).hasSize(2);
-        assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText()).isEqualTo(hookScript + " claude PreToolUse");
+        assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText())
+                .isEqualTo(machine.hookScript() + " claude PreToolUse");
         assertThat(read(machine.userSettings())).doesNotContain("/opt/old-baton");
         assertThat(read(machine.userSettings().resolveSibling("settings.json.baton-backup"))).isEqualTo(original);
     }
@@ -246,7 +233,7 @@ class ClaudeSettingsInstallTest {
         machine.install(Scope.USER, Agent.CLAUDE);
 
         assertThat(Files.isSymbolicLink(machine.userSettings())).isTrue();
-        assertThat(read(dotfiles)).contains(hookScript + " claude Stop");
+        assertThat(read(dotfiles)).contains(machine.hookScript() + " claude Stop");
     }
 
     @Test

@@ -5,25 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-class CommandLineTest {
+class CommandLineTest extends MachineFixture {
 
-    @TempDir
-    Path temp;
-
-    TestMachine machine;
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-
-    @BeforeEach
-    void setUp() throws Exception {
-        machine = new TestMachine(temp);
-    }
 
     @Test
     void installWithAnAgentFlagAndScopeInstallsOnlyThatAgent() {

@@ -4,28 +4,13 @@ import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class CopilotHooksInstallTest {
-
-    @TempDir
-    Path temp;
-
-    TestMachine machine;
-    String hookScript;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        machine = new TestMachine(temp);
-        hookScript = machine.layout().hookScript().toString();
-    }
+class CopilotHooksInstallTest extends MachineFixture {
 
     @Test
     void projectScopeWritesBatonsHookFileWithTheConfigKeyAsSecondArgument() throws Exception {
@@ -74,7 +59,7 @@ class CopilotHooksInstallTest {
                     ]
                   }
                 }
-                """.formatted(hookScript));
+                """.formatted(machine.hookScript()));
     }
 
     @Test

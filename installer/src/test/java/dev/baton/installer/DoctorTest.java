@@ -13,27 +13,15 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class DoctorTest {
+class DoctorTest extends MachineFixture {
 
-    @TempDir
-    Path temp;
-
-    TestMachine machine;
     HttpServer sidecar;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        machine = new TestMachine(temp);
-    }
 
     @AfterEach
     void stopSidecar() {

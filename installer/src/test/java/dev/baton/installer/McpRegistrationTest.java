@@ -14,21 +14,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class McpRegistrationTest {
+class McpRegistrationTest extends MachineFixture {
 
     static final String TOKEN = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 
-    @TempDir
-    Path temp;
-
-    TestMachine machine;
     Path batonHome;
 
     @BeforeEach
-    void setUp() throws IOException {
-        machine = new TestMachine(temp);
+    void setUp() {
         batonHome = machine.home.resolve(".local/state/baton");
     }
 

@@ -10,21 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class ProgramFilesTest {
-
-    @TempDir
-    Path temp;
-
-    TestMachine machine;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        machine = new TestMachine(temp);
-    }
+class ProgramFilesTest extends MachineFixture {
 
     @Test
     void installCopiesTheHookScriptAsAnExecutableAndLinksItFromTheBinDirectory() throws Exception {

@@ -72,6 +72,11 @@ final class TestMachine {
         return err.toString();
     }
 
+    /** The installed hook script's absolute path, as the agents' hook configs name it. */
+    String hookScript() {
+        return layout().hookScript().toString();
+    }
+
     Path userSettings() {
         return home.resolve(".claude/settings.json");
     }

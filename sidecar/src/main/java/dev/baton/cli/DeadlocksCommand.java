@@ -25,20 +25,18 @@ final class DeadlocksCommand extends SidecarCommands implements Callable<Integer
     public Integer call() {
         JsonNode reply = client().get("/v1/deadlocks");
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Output.json(out, reply);
-            return 0;
-        }
-        if (reply.path("deadlocks").isEmpty()) {
-            out.println("no deadlocks");
-        }
-        for (JsonNode deadlock : reply.path("deadlocks")) {
-            out.printf("%s since %s: %s%n", deadlock.path("id").asText(), deadlock.path("detected_at").asText(),
-                    EventLine.cycle(deadlock.path("sessions")));
-            out.printf("  files: %s%n", EventLine.files(deadlock.path("files")));
-            out.printf("  victim: %s (the youngest session; asked to release its files in the cycle)%n",
-                    deadlock.path("victim").asText());
-        }
+        Output.print(out, reply, json, () -> {
+            if (reply.path("deadlocks").isEmpty()) {
+                out.println("no deadlocks");
+            }
+            for (JsonNode deadlock : reply.path("deadlocks")) {
+                out.printf("%s since %s: %s%n", deadlock.path("id").asText(), deadlock.path("detected_at").asText(),
+                        EventLine.cycle(deadlock.path("sessions")));
+                out.printf("  files: %s%n", EventLine.files(deadlock.path("files")));
+                out.printf("  victim: %s (the youngest session; asked to release its files in the cycle)%n",
+                        deadlock.path("victim").asText());
+            }
+        });
         return 0;
     }
 }

@@ -41,14 +41,14 @@ final class ForceReleaseCommand extends SidecarCommands implements Callable<Inte
             body.put("cwd", LockCommands.cwd());
             body.put("actor", "supervisor:" + (actor != null ? actor : env().getOrDefault("USER", "unknown")));
             JsonNode reply = client().post("/v1/locks/force-release", body, Duration.ofSeconds(10));
-            if (json) {
-                Output.json(out, reply);
-            } else if (reply.path("released").asBoolean()) {
-                out.println("released " + Output.relative(reply.path("file").asText()) + " (it was held by session "
-                        + reply.path("previous_holder").asText() + ")");
-            } else {
-                out.println(Output.relative(reply.path("file").asText()) + " was not held");
-            }
+            Output.print(out, reply, json, () -> {
+                if (reply.path("released").asBoolean()) {
+                    out.println("released " + Output.relative(reply.path("file").asText()) + " (it was held by session "
+                            + reply.path("previous_holder").asText() + ")");
+                } else {
+                    out.println(Output.relative(reply.path("file").asText()) + " was not held");
+                }
+            });
             return 0;
         }
         AgentCaller caller = agent.resolve(client());
@@ -57,11 +57,7 @@ final class ForceReleaseCommand extends SidecarCommands implements Callable<Inte
         body.put("file", file);
         body.put("cwd", LockCommands.cwd());
         JsonNode reply = caller.client().post("/v1/negotiations/force-release", body, Duration.ofSeconds(10));
-        if (json) {
-            Output.json(out, reply);
-        } else {
-            out.println(reply.path("negotiation").path("summary").asText());
-        }
+        Output.print(out, reply, json, () -> out.println(reply.path("negotiation").path("summary").asText()));
         return 0;
     }
 }

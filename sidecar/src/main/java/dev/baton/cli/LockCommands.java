@@ -50,9 +50,7 @@ final class LockCommands {
             body.put("cwd", cwd());
             JsonNode reply = client.post("/v1/locks/acquire", body, Duration.ofSeconds(waitSeconds + 30L));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else {
+            Output.print(out, reply, json, () -> {
                 for (JsonNode result : reply.path("results")) {
                     String file = result.path("file").asText();
                     if (result.path("acquired").asBoolean()) {
@@ -63,7 +61,7 @@ final class LockCommands {
                         out.println("not taken: " + Output.relative(file));
                     }
                 }
-            }
+            });
             return reply.path("all_acquired").asBoolean() ? 0 : 1;
         }
     }
@@ -92,15 +90,13 @@ final class LockCommands {
             }
             JsonNode reply = client.post("/v1/locks/release", body, Duration.ofSeconds(10));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else {
+            Output.print(out, reply, json, () -> {
                 reply.path("released").forEach(f -> out.println("released: " + Output.relative(f.asText())));
                 reply.path("not_held").forEach(f -> out.println("was not held by this session: " + Output.relative(f.asText())));
                 if (reply.path("released").isEmpty() && reply.path("not_held").isEmpty()) {
                     out.println("this session held nothing");
                 }
-            }
+            });
             return 0;
         }
     }
@@ -121,15 +117,15 @@ final class LockCommands {
             String holderId = reply.path("lock").path("holder").path("session").asText(null);
             String me = held ? CallerSession.identify(client, session) : null;
             boolean mine = held && holderId != null && holderId.equals(me);
-            if (json) {
-                Output.json(out, reply);
-            } else if (!held) {
-                out.println(Output.relative(canonical) + " is free");
-            } else if (mine) {
-                out.println(Output.relative(canonical) + " is held by this session");
-            } else {
-                out.println(Output.held(canonical, reply.path("lock").path("holder")));
-            }
+            Output.print(out, reply, json, () -> {
+                if (!held) {
+                    out.println(Output.relative(canonical) + " is free");
+                } else if (mine) {
+                    out.println(Output.relative(canonical) + " is held by this session");
+                } else {
+                    out.println(Output.held(canonical, reply.path("lock").path("holder")));
+                }
+            });
             return held && !mine ? 1 : 0;
         }
     }
@@ -143,20 +139,18 @@ final class LockCommands {
         public Integer call() {
             JsonNode reply = client().get("/v1/locks" + (session == null ? "" : "?session_id=" + encode(session)));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-                return 0;
-            }
-            if (reply.path("locks").isEmpty()) {
-                out.println("no locks held");
-            }
-            for (JsonNode lock : reply.path("locks")) {
-                JsonNode holder = lock.path("holder");
-                out.printf("%s  %s %s (pid %s, %s) since %s%s%n", Output.relative(lock.path("file").asText()),
-                        holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
-                        holder.path("alive").asText(), lock.path("since").asText(),
-                        lock.path("edit_in_flight").asBoolean() ? " [editing]" : "");
-            }
+            Output.print(out, reply, json, () -> {
+                if (reply.path("locks").isEmpty()) {
+                    out.println("no locks held");
+                }
+                for (JsonNode lock : reply.path("locks")) {
+                    JsonNode holder = lock.path("holder");
+                    out.printf("%s  %s %s (pid %s, %s) since %s%s%n", Output.relative(lock.path("file").asText()),
+                            holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
+                            holder.path("alive").asText(), lock.path("since").asText(),
+                            lock.path("edit_in_flight").asBoolean() ? " [editing]" : "");
+                }
+            });
             return 0;
         }
     }
@@ -169,19 +163,17 @@ final class LockCommands {
         public Integer call() {
             JsonNode reply = client().post("/v1/cleanup-stale", Map.of(), Duration.ofSeconds(30));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-                return 0;
-            }
-            if (reply.path("freed").isEmpty() && reply.path("named_locks").isEmpty()) {
-                out.println("nothing stale");
-            }
-            for (JsonNode freed : reply.path("freed")) {
-                out.printf("session %s (%s): freed %d file(s)%n", freed.path("session").asText(),
-                        freed.path("reason").asText(), freed.path("files").size());
-                freed.path("files").forEach(f -> out.println("  " + Output.relative(f.asText())));
-            }
-            reply.path("named_locks").forEach(name -> out.println("named lock " + name.asText() + " (holder-exited)"));
+            Output.print(out, reply, json, () -> {
+                if (reply.path("freed").isEmpty() && reply.path("named_locks").isEmpty()) {
+                    out.println("nothing stale");
+                }
+                for (JsonNode freed : reply.path("freed")) {
+                    out.printf("session %s (%s): freed %d file(s)%n", freed.path("session").asText(),
+                            freed.path("reason").asText(), freed.path("files").size());
+                    freed.path("files").forEach(f -> out.println("  " + Output.relative(f.asText())));
+                }
+                reply.path("named_locks").forEach(name -> out.println("named lock " + name.asText() + " (holder-exited)"));
+            });
             return 0;
         }
     }
@@ -199,19 +191,17 @@ final class LockCommands {
             }
             JsonNode reply = client().get("/v1/history?file=" + encode(file) + "&cwd=" + encode(cwd()) + "&limit=" + limit);
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-                return 0;
-            }
-            if (reply.path("entries").isEmpty()) {
-                out.println("no history for " + Output.relative(reply.path("file").asText()));
-            }
-            for (JsonNode entry : reply.path("entries")) {
-                out.printf("%s  %-8s %s%s%s%n", entry.path("at").asText(), entry.path("action").asText(),
-                        entry.path("session_id").asText("-"),
-                        entry.hasNonNull("reason") ? " (" + entry.path("reason").asText() + ")" : "",
-                        entry.hasNonNull("actor") ? " by " + entry.path("actor").asText() : "");
-            }
+            Output.print(out, reply, json, () -> {
+                if (reply.path("entries").isEmpty()) {
+                    out.println("no history for " + Output.relative(reply.path("file").asText()));
+                }
+                for (JsonNode entry : reply.path("entries")) {
+                    out.printf("%s  %-8s %s%s%s%n", entry.path("at").asText(), entry.path("action").asText(),
+                            entry.path("session_id").asText("-"),
+                            entry.hasNonNull("reason") ? " (" + entry.path("reason").asText() + ")" : "",
+                            entry.hasNonNull("actor") ? " by " + entry.path("actor").asText() : "");
+                }
+            });
             return 0;
         }
     }

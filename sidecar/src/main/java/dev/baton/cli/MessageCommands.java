@@ -47,14 +47,12 @@ final class MessageCommands implements Runnable {
             body.put("text", String.join(" ", text));
             JsonNode reply = caller.client().post("/v1/messages", body, Duration.ofSeconds(10));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else {
+            Output.print(out, reply, json, () -> {
                 JsonNode message = reply.path("message");
                 out.println("message " + message.path("id").asLong() + " sent to "
                         + ("*".equals(message.path("recipient").asText()) ? "everyone (" + reply.path("recipients").asInt()
                         + " session(s))" : "session " + message.path("recipient").asText()));
-            }
+            });
             return 0;
         }
     }
@@ -90,27 +88,25 @@ final class MessageCommands implements Runnable {
             }
             JsonNode reply = caller.client().get(query.toString());
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-                return 0;
-            }
-            for (JsonNode message : reply.path("messages")) {
-                out.printf("#%d  %s  from %s%s%s%s%n", message.path("id").asLong(), message.path("sent_at").asText(),
-                        message.hasNonNull("from_agent") ? message.path("from_agent").asText() + " " : "",
-                        message.path("from").asText(),
-                        message.path("broadcast").asBoolean() ? " (to everyone)" : "",
-                        message.hasNonNull("read_at") ? "" : "  [unread]");
-                out.println("    " + message.path("text").asText().replace("\n", "\n    "));
-            }
-            int total = reply.path("total").asInt();
-            if (total == 0) {
-                out.println(unread ? "no unread messages" : "no messages");
-            } else {
-                out.printf("page %d of %d (%d message(s); %d unread in the inbox)%s%n", reply.path("page").asInt(),
-                        reply.path("pages").asInt(), total, reply.path("unread").asInt(),
-                        reply.path("page").asInt() < reply.path("pages").asInt()
-                                ? "; next: baton msg inbox --page " + (reply.path("page").asInt() + 1) : "");
-            }
+            Output.print(out, reply, json, () -> {
+                for (JsonNode message : reply.path("messages")) {
+                    out.printf("#%d  %s  from %s%s%s%s%n", message.path("id").asLong(), message.path("sent_at").asText(),
+                            message.hasNonNull("from_agent") ? message.path("from_agent").asText() + " " : "",
+                            message.path("from").asText(),
+                            message.path("broadcast").asBoolean() ? " (to everyone)" : "",
+                            message.hasNonNull("read_at") ? "" : "  [unread]");
+                    out.println("    " + message.path("text").asText().replace("\n", "\n    "));
+                }
+                int total = reply.path("total").asInt();
+                if (total == 0) {
+                    out.println(unread ? "no unread messages" : "no messages");
+                } else {
+                    out.printf("page %d of %d (%d message(s); %d unread in the inbox)%s%n", reply.path("page").asInt(),
+                            reply.path("pages").asInt(), total, reply.path("unread").asInt(),
+                            reply.path("page").asInt() < reply.path("pages").asInt()
+                                    ? "; next: baton msg inbox --page " + (reply.path("page").asInt() + 1) : "");
+                }
+            });
             return 0;
         }
 
@@ -158,12 +154,8 @@ final class MessageCommands implements Runnable {
             }
             JsonNode reply = caller.client().post("/v1/messages/read", body, Duration.ofSeconds(10));
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else {
-                out.println("marked read: " + reply.path("marked").size() + " message(s)"
-                        + (reply.path("already_read").isEmpty() ? "" : "; already read: " + reply.path("already_read").size()));
-            }
+            Output.print(out, reply, json, () -> out.println("marked read: " + reply.path("marked").size() + " message(s)"
+                    + (reply.path("already_read").isEmpty() ? "" : "; already read: " + reply.path("already_read").size())));
             return 0;
         }
     }

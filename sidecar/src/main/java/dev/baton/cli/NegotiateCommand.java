@@ -43,12 +43,8 @@ final class NegotiateCommand extends SidecarCommands implements Callable<Integer
         JsonNode reply = caller.client().post("/v1/negotiations", body, Duration.ofSeconds(waitSeconds + 30L));
         JsonNode negotiation = reply.path("negotiation");
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Output.json(out, reply);
-        } else {
-            out.println(negotiation.path("summary").asText()
-                    + (reply.path("created").asBoolean() ? "" : " (You had asked already; this is that request.)"));
-        }
+        Output.print(out, reply, json, () -> out.println(negotiation.path("summary").asText()
+                + (reply.path("created").asBoolean() ? "" : " (You had asked already; this is that request.)")));
         boolean released = "released".equals(negotiation.path("status").asText());
         return waitSeconds == 0 || released ? 0 : 1;
     }

@@ -29,15 +29,15 @@ final class NegotiationsCommand extends SidecarCommands implements Callable<Inte
             reply = caller.client().get("/v1/negotiations?" + scope + "&session_id=" + LockCommands.encode(caller.sessionId()));
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Output.json(out, reply);
-        } else if (reply.path("negotiations").isEmpty()) {
-            out.println(all ? "no requests" : "no open requests");
-        } else {
-            reply.path("negotiations").forEach(n -> out.printf("%s  %s  %s -> %s%n    %s%n", n.path("status").asText(),
-                    Output.relative(n.path("file").asText()), n.path("requester").asText(), n.path("holder").asText(),
-                    n.path("summary").asText()));
-        }
+        Output.print(out, reply, json, () -> {
+            if (reply.path("negotiations").isEmpty()) {
+                out.println(all ? "no requests" : "no open requests");
+            } else {
+                reply.path("negotiations").forEach(n -> out.printf("%s  %s  %s -> %s%n    %s%n", n.path("status").asText(),
+                        Output.relative(n.path("file").asText()), n.path("requester").asText(), n.path("holder").asText(),
+                        n.path("summary").asText()));
+            }
+        });
         return 0;
     }
 }

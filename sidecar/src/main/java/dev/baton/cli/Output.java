@@ -14,7 +14,16 @@ final class Output {
     private Output() {
     }
 
-    static void json(PrintWriter out, JsonNode node) {
+    /** Prints {@code reply} as JSON for {@code --json}; otherwise {@code sentences} say it for people. */
+    static void print(PrintWriter out, JsonNode reply, boolean json, Runnable sentences) {
+        if (json) {
+            json(out, reply);
+        } else {
+            sentences.run();
+        }
+    }
+
+    private static void json(PrintWriter out, JsonNode node) {
         try {
             out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
         } catch (JsonProcessingException e) {

@@ -25,15 +25,6 @@ final class PlanCommands implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** One plan, as JSON for scripts or as sentences for people. */
-    static void show(PrintWriter out, JsonNode plan, boolean json) {
-        if (json) {
-            Output.json(out, plan);
-        } else {
-            print(out, plan);
-        }
-    }
-
     static void print(PrintWriter out, JsonNode plan) {
         out.printf("%s %s%s  (%d lock(s))%n", plan.path("agent").asText(), plan.path("session_id").asText(),
                 plan.hasNonNull("name") ? " \"" + plan.path("name").asText() + "\"" : "", plan.path("locks").asInt());
@@ -67,7 +58,7 @@ final class PlanCommands implements Runnable {
             body.put("current_task", task);
             JsonNode reply = caller.client().post("/v1/plans", body, Duration.ofSeconds(10));
             PrintWriter out = spec.commandLine().getOut();
-            show(out, reply, json);
+            Output.print(out, reply, json, () -> print(out, reply));
             return 0;
         }
     }
@@ -83,7 +74,7 @@ final class PlanCommands implements Runnable {
             String who = session != null ? session : CallerSession.identify(client, null);
             JsonNode reply = client.get("/v1/plans/" + LockCommands.encode(who));
             PrintWriter out = spec.commandLine().getOut();
-            show(out, reply, json);
+            Output.print(out, reply, json, () -> print(out, reply));
             return 0;
         }
     }
@@ -96,13 +87,13 @@ final class PlanCommands implements Runnable {
         public Integer call() {
             JsonNode reply = client().get("/v1/plans");
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Output.json(out, reply);
-            } else if (reply.path("plans").isEmpty()) {
-                out.println("no sessions are running");
-            } else {
-                reply.path("plans").forEach(plan -> print(out, plan));
-            }
+            Output.print(out, reply, json, () -> {
+                if (reply.path("plans").isEmpty()) {
+                    out.println("no sessions are running");
+                } else {
+                    reply.path("plans").forEach(plan -> print(out, plan));
+                }
+            });
             return 0;
         }
     }

@@ -42,11 +42,7 @@ final class RespondCommand extends SidecarCommands implements Callable<Integer> 
         JsonNode reply = caller.client().post("/v1/negotiations/" + LockCommands.encode(id) + "/respond", body,
                 Duration.ofSeconds(10));
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Output.json(out, reply);
-        } else {
-            out.println(reply.path("negotiation").path("summary").asText());
-        }
+        Output.print(out, reply, json, () -> out.println(reply.path("negotiation").path("summary").asText()));
         return 0;
     }
 }

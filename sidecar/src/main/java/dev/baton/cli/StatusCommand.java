@@ -18,20 +18,18 @@ final class StatusCommand extends SidecarCommands implements Callable<Integer> {
         SidecarClient client = client();
         JsonNode status = client.get("/v1/status");
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Output.json(out, status);
-            return 0;
-        }
-        out.printf("Baton %s, pid %s, up since %s%n", status.path("version").asText(), status.path("pid").asText(),
-                status.path("started_at").asText());
-        out.printf("store: %s%n", status.path("store").asText());
-        out.printf("%d session(s), %d lock(s), %d named lock(s); heartbeat TTL %d s%n", status.path("sessions").asInt(),
-                status.path("locks").asInt(), status.path("named_locks").asInt(), status.path("heartbeat_ttl_seconds").asInt());
-        for (JsonNode session : client.get("/v1/sessions").path("sessions")) {
-            out.printf("  %-12s %s  pid %s (%s)  %d lock(s)%s%n", session.path("agent").asText(), session.path("id").asText(),
-                    session.path("pid").asText("-"), session.path("alive").asText(), session.path("locks").asInt(),
-                    session.hasNonNull("cwd") ? "  " + session.path("cwd").asText() : "");
-        }
+        Output.print(out, status, json, () -> {
+            out.printf("Baton %s, pid %s, up since %s%n", status.path("version").asText(), status.path("pid").asText(),
+                    status.path("started_at").asText());
+            out.printf("store: %s%n", status.path("store").asText());
+            out.printf("%d session(s), %d lock(s), %d named lock(s); heartbeat TTL %d s%n", status.path("sessions").asInt(),
+                    status.path("locks").asInt(), status.path("named_locks").asInt(), status.path("heartbeat_ttl_seconds").asInt());
+            for (JsonNode session : client.get("/v1/sessions").path("sessions")) {
+                out.printf("  %-12s %s  pid %s (%s)  %d lock(s)%s%n", session.path("agent").asText(), session.path("id").asText(),
+                        session.path("pid").asText("-"), session.path("alive").asText(), session.path("locks").asInt(),
+                        session.hasNonNull("cwd") ? "  " + session.path("cwd").asText() : "");
+            }
+        });
         return 0;
     }
 }

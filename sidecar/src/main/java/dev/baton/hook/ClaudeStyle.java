@@ -89,17 +89,6 @@ final class ClaudeStyle {
         }
     }
 
-    /** Claude Code's and Codex's answer: decisions and context inside hookSpecificOutput, exit 0. */
-    static HookOutput render(HookReply reply, EventKind event) {
-        if (reply instanceof HookReply.Deny deny && event == EventKind.PRE_TOOL) {
-            return HookOutput.stdout(line(denial(deny.reason())));
-        }
-        if (reply instanceof HookReply.Context context && carriesContext(event)) {
-            return HookOutput.stdout(line(context(eventName(event), context.text())));
-        }
-        return HookOutput.NOTHING;
-    }
-
     static boolean carriesContext(EventKind event) {
         return event == EventKind.SESSION_START || event == EventKind.PRE_TOOL || event == EventKind.POST_TOOL;
     }

@@ -9,29 +9,21 @@ import java.util.List;
  * OpenAI Codex CLI: Claude-style payloads (plus {@code turn_id}); edits arrive as {@code apply_patch} with the
  * patch in {@code tool_input.command} (a string, or an argv array whose last word is the patch).
  */
-final class CodexDialect implements Dialect {
+final class CodexDialect extends Dialect {
 
     static final CodexDialect INSTANCE = new CodexDialect();
 
     private CodexDialect() {
+        super(AgentKind.CODEX);
     }
 
     @Override
-    public AgentKind agent() {
-        return AgentKind.CODEX;
-    }
-
-    @Override
-    public HookCall read(HookPayload payload, String eventArg) {
-        return ClaudeStyle.read(payload, eventArg, agent(), CodexDialect::filesWritten);
-    }
-
-    static List<String> filesWritten(String tool, JsonNode input) {
+    List<String> filesWritten(String tool, JsonNode input) {
         String patch = patchIn(input);
         if (patch != null) {
             return PatchPaths.of(patch);
         }
-        return ClaudeCodeDialect.filesWritten(tool, input);
+        return ClaudeCodeDialect.INSTANCE.filesWritten(tool, input);
     }
 
     private static String patchIn(JsonNode input) {
@@ -53,15 +45,5 @@ final class CodexDialect implements Dialect {
             }
         }
         return null;
-    }
-
-    @Override
-    public boolean carriesContext(EventKind event) {
-        return ClaudeStyle.carriesContext(event);
-    }
-
-    @Override
-    public HookOutput render(HookReply reply, EventKind event) {
-        return ClaudeStyle.render(reply, event);
     }
 }

@@ -15,22 +15,18 @@ import java.util.Set;
  * relative to {@code cwd}, and {@code sessionId} sometimes missing. Answers are flat
  * {@code {"permissionDecision":"deny",…}} objects.
  */
-final class CopilotDialect implements Dialect {
+final class CopilotDialect extends Dialect {
 
     static final CopilotDialect INSTANCE = new CopilotDialect();
 
     private static final Set<String> SINGLE_FILE_TOOLS = Set.of("edit", "create", "write", "str_replace_editor");
 
     private CopilotDialect() {
+        super(AgentKind.COPILOT_CLI);
     }
 
     @Override
-    public AgentKind agent() {
-        return AgentKind.COPILOT_CLI;
-    }
-
-    @Override
-    public HookCall read(HookPayload payload, String eventArg) {
+    HookCall read(HookPayload payload, String eventArg) {
         if (eventArg == null || eventArg.isBlank()) {
             throw BatonException.invalid("Copilot CLI payloads carry no event name; pass the hook's config key"
                     + " (e.g. event=preToolUse), as `baton-hook copilot preToolUse` does");
@@ -44,7 +40,8 @@ final class CopilotDialect implements Dialect {
     }
 
     /** @param toolArgs a JSON string (double-encoded), an object, or for apply_patch the raw patch text */
-    static List<String> filesWritten(String tool, JsonNode toolArgs) {
+    @Override
+    List<String> filesWritten(String tool, JsonNode toolArgs) {
         String name = tool.toLowerCase(Locale.ROOT);
         JsonNode args = toolArgs;
         String rawText = null;
@@ -79,25 +76,14 @@ final class CopilotDialect implements Dialect {
     }
 
     @Override
-    public boolean carriesContext(EventKind event) {
-        return ClaudeStyle.carriesContext(event);
-    }
-
-    @Override
-    public HookOutput render(HookReply reply, EventKind event) {
-        if (reply instanceof HookReply.Deny deny && event == EventKind.PRE_TOOL) {
-            return HookOutput.stdout(ClaudeStyle.line(denial(deny.reason())));
-        }
-        if (reply instanceof HookReply.Context context && carriesContext(event)) {
-            ObjectNode json = Json.mapper().createObjectNode().put("additionalContext", context.text());
-            return HookOutput.stdout(ClaudeStyle.line(json));
-        }
-        return HookOutput.NOTHING;
-    }
-
-    static ObjectNode denial(String reason) {
+    ObjectNode denial(String reason) {
         return Json.mapper().createObjectNode()
                 .put("permissionDecision", "deny")
                 .put("permissionDecisionReason", reason);
+    }
+
+    @Override
+    ObjectNode context(EventKind event, String text) {
+        return Json.mapper().createObjectNode().put("additionalContext", text);
     }
 }

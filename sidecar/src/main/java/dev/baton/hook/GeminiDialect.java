@@ -13,44 +13,33 @@ import java.util.Set;
  * {@code {"decision":"deny","reason":…}}, and context is shown for SessionStart and AfterTool only
  * (hooks reference, geminicli.com/docs/hooks/reference).
  */
-final class GeminiDialect implements Dialect {
+final class GeminiDialect extends Dialect {
 
     static final GeminiDialect INSTANCE = new GeminiDialect();
 
     private static final Set<String> EDIT_TOOLS = Set.of("write_file", "replace", "edit");
 
     private GeminiDialect() {
+        super(AgentKind.GEMINI);
     }
 
     @Override
-    public AgentKind agent() {
-        return AgentKind.GEMINI;
-    }
-
-    @Override
-    public HookCall read(HookPayload payload, String eventArg) {
-        return ClaudeStyle.read(payload, eventArg, agent(), GeminiDialect::filesWritten);
-    }
-
-    private static List<String> filesWritten(String tool, JsonNode input) {
+    List<String> filesWritten(String tool, JsonNode input) {
         return EDIT_TOOLS.contains(tool.toLowerCase(Locale.ROOT)) ? ClaudeStyle.requireFile(tool, input) : null;
     }
 
     @Override
-    public boolean carriesContext(EventKind event) {
+    boolean carriesContext(EventKind event) {
         return event == EventKind.SESSION_START || event == EventKind.POST_TOOL;
     }
 
     @Override
-    public HookOutput render(HookReply reply, EventKind event) {
-        if (reply instanceof HookReply.Deny deny && event == EventKind.PRE_TOOL) {
-            ObjectNode json = Json.mapper().createObjectNode().put("decision", "deny").put("reason", deny.reason());
-            return HookOutput.stdout(ClaudeStyle.line(json));
-        }
-        if (reply instanceof HookReply.Context context && carriesContext(event)) {
-            String name = event == EventKind.POST_TOOL ? "AfterTool" : "SessionStart";
-            return HookOutput.stdout(ClaudeStyle.line(ClaudeStyle.context(name, context.text())));
-        }
-        return HookOutput.NOTHING;
+    ObjectNode denial(String reason) {
+        return Json.mapper().createObjectNode().put("decision", "deny").put("reason", reason);
+    }
+
+    @Override
+    ObjectNode context(EventKind event, String text) {
+        return ClaudeStyle.context(event == EventKind.POST_TOOL ? "AfterTool" : "SessionStart", text);
     }
 }

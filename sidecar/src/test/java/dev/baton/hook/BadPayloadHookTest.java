@@ -8,32 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.http.Json;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Malformed hook calls: the endpoint answers a 4xx with the usual JSON error (never a 5xx) and changes nothing;
  * the script then blocks an edit with the sidecar's message (exit 2) and lets any other event go ahead (exit 0).
  */
-class BadPayloadHookTest {
-
-    @TempDir
-    Path dir;
-
-    private HookHarness harness;
-
-    @BeforeEach
-    void startSidecar() throws Exception {
-        harness = HookHarness.start(dir);
-    }
-
-    @AfterEach
-    void stopSidecar() {
-        harness.close();
-    }
+class BadPayloadHookTest extends HookFixture {
 
     private void assertRefused(String query, String payload, String messagePart) throws Exception {
         HttpResponse<String> response = harness.post(query, payload.getBytes(StandardCharsets.UTF_8));

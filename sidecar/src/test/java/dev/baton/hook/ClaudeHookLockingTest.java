@@ -6,30 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.lock.FileLock;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Claude Code sessions editing through the real hook script against a real sidecar. */
-class ClaudeHookLockingTest {
+class ClaudeHookLockingTest extends HookFixture {
 
     private static final String OTHER_SESSION = "7d0e1f2a-0000-4b1c-9d8e-aaaaaaaaaaaa";
-
-    @TempDir
-    Path dir;
-
-    private HookHarness harness;
-
-    @BeforeEach
-    void startSidecar() throws Exception {
-        harness = HookHarness.start(dir);
-    }
-
-    @AfterEach
-    void stopSidecar() {
-        harness.close();
-    }
 
     @Test
     void anUnlockedEditPrintsNothingExitsZeroAndLocksTheFileForTheSession() throws Exception {

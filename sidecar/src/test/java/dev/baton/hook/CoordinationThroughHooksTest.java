@@ -6,35 +6,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.negotiation.NegotiationOutcome;
 import dev.baton.negotiation.NegotiationRequest;
 import dev.baton.negotiation.Urgency;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What agents learn on their next hook call through the real script and the production wiring:
  * requests for files they hold, and the instruction to give way in a deadlock.
  */
-class CoordinationThroughHooksTest {
+class CoordinationThroughHooksTest extends HookFixture {
 
     private static final String OTHER_SESSION = "7d0e1f2a-0000-4b1c-9d8e-bbbbbbbbbbbb";
     private static final String CART = "src/main/java/shop/Cart.java";
     private static final String ORDER = "src/main/java/shop/Order.java";
-
-    @TempDir Path dir;
-    private HookHarness harness;
-
-    @BeforeEach
-    void start() throws Exception {
-        harness = HookHarness.start(dir);
-    }
-
-    @AfterEach
-    void stop() {
-        harness.close();
-    }
 
     private String edit(String session, String file) throws Exception {
         return harness.sample("claude-pretooluse-edit.json").replace(CLAUDE_SESSION, session).replace(CART, file);

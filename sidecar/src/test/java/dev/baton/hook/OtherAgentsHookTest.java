@@ -7,35 +7,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Session;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Copilot CLI (camelCase and PascalCase), Codex CLI and Gemini CLI payloads through the real hook script. */
-class OtherAgentsHookTest {
+class OtherAgentsHookTest extends HookFixture {
 
     private static final List<String> PATCHED = List.of(
             "src/main/java/shop/Cart.java", "src/main/java/shop/Legacy.java", "src/main/java/shop/New.java",
             "src/main/java/shop/Old.java", "src/main/java/shop/Tax.java");
-
-    @TempDir
-    Path dir;
-
-    private HookHarness harness;
-
-    @BeforeEach
-    void startSidecar() throws Exception {
-        harness = HookHarness.start(dir);
-    }
-
-    @AfterEach
-    void stopSidecar() {
-        harness.close();
-    }
 
     private void claudeHolds(String file) throws Exception {
         String edit = harness.sample("claude-pretooluse-edit.json")

@@ -4,32 +4,13 @@ import static dev.baton.hook.HookHarness.CLAUDE_SESSION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.session.Session;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Claude Code subagents: each its own holder inside its parent session. */
-class SubagentHookTest {
+class SubagentHookTest extends HookFixture {
 
     private static final String FIRST = CLAUDE_SESSION + "/agent-7c1d";
     private static final String SECOND = CLAUDE_SESSION + "/agent-9e2f";
-
-    @TempDir
-    Path dir;
-
-    private HookHarness harness;
-
-    @BeforeEach
-    void startSidecar() throws Exception {
-        harness = HookHarness.start(dir);
-    }
-
-    @AfterEach
-    void stopSidecar() {
-        harness.close();
-    }
 
     private String subagentEdit() throws Exception {
         return harness.sample("claude-subagent-pretooluse-edit.json");

@@ -7,29 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Session;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** SessionStart, PostToolUse, Stop and SessionEnd through the real hook script, against a real git repository. */
-class TurnEndHookTest {
-
-    @TempDir
-    Path dir;
-
-    private HookHarness harness;
-
-    @BeforeEach
-    void startSidecar() throws Exception {
-        harness = HookHarness.start(dir);
-    }
-
-    @AfterEach
-    void stopSidecar() {
-        harness.close();
-    }
+class TurnEndHookTest extends HookFixture {
 
     /** A complete Claude edit of {@code file}: PreToolUse, then PostToolUse. */
     private void edit(String file) throws Exception {
