@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 mvn -B -q install -DskipTests
 mvn -B -q -pl sidecar test-compile
 cp="sidecar/target/test-classes:sidecar/target/classes:$(mvn -B -q -pl sidecar dependency:build-classpath -Dmdep.outputFile=/dev/stdout)"
-echo "| scenario | clients | acquire+release pairs/s | acquire p50 ms | acquire p99 ms |"
-echo "|---|---|---|---|---|"
+echo "| scenario | clients | acquire+release pairs/s | acquire p50 ms | acquire p99 ms | sidecar CPU µs per pair |"
+echo "|---|---|---|---|---|---|"
 java -cp "$cp" dev.baton.bench.LockBench bin/baton "${1:-5}" "${@:2}"
 echo
 echo "Engine alone (no HTTP), one thread, three rounds of 20,000 pairs:"

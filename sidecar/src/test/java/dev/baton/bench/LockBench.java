@@ -22,6 +22,8 @@ import java.util.concurrent.Future;
 public final class LockBench {
 
     private static final int WARM_UP_SECONDS = 20;
+    /** USER_HZ, the unit of /proc/PID/stat times: 100 on Linux for x86 and ARM. */
+    private static final double CLOCK_TICKS_PER_SECOND = 100;
 
     private LockBench() {
     }
@@ -41,6 +43,7 @@ public final class LockBench {
         }
         long spawned = System.nanoTime();
         Process sidecar = builder.start();
+        sidecarPid = sidecar.pid();
         try {
             int port = awaitPort(home);
             String token = Files.readString(home.resolve("token")).trim();
@@ -64,22 +67,45 @@ public final class LockBench {
                 report(String.format(Locale.ROOT, "%,d locks held", target), 16, run(port, token, 16, seconds, "h16-" + target));
             }
             System.out.printf(Locale.ROOT, "| RSS of the sidecar with 100,000 locks held | %d MiB |%n", rssMiB(sidecar.pid()));
+            // The floor under the 16-client figures: the same clients asking the one endpoint that does nothing.
+            Result health = run(port, token, 16, seconds, "health", true);
+            System.out.printf(Locale.ROOT, "| GET /v1/health, 16 clients (no lock work: the HTTP stack's floor) | %,.0f requests/s,"
+                    + " p50 %.2f ms, p99 %.2f ms, sidecar CPU %.0f µs per request |%n", health.pairsPerSecond,
+                    health.p50Micros / 1000, health.p99Micros / 1000, health.cpuMicros);
         } finally {
             sidecar.destroy();
             sidecar.waitFor();
         }
     }
 
-    record Result(double pairsPerSecond, double p50Micros, double p99Micros) {
+    /** @param cpuMicros the sidecar's CPU time (user + system) per loop, from /proc/PID/stat */
+    record Result(double pairsPerSecond, double p50Micros, double p99Micros, double cpuMicros) {
     }
 
     private static void report(String scenario, int clients, Result result) {
-        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f |%n", scenario, clients, result.pairsPerSecond,
-                result.p50Micros / 1000, result.p99Micros / 1000);
+        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f | %.0f |%n", scenario, clients,
+                result.pairsPerSecond, result.p50Micros / 1000, result.p99Micros / 1000, result.cpuMicros);
     }
 
-    /** Each client owns a session and loops acquire+release of its own file; acquire latency is sampled. */
+    /** The process whose CPU time the runs measure. */
+    private static long sidecarPid;
+
+    private static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+    }
+
     private static Result run(int port, String token, int clients, int seconds, String tag) throws Exception {
+        return run(port, token, clients, seconds, tag, false);
+    }
+
+    /**
+     * Each client owns a session and loops acquire+release of its own file; acquire latency is sampled.
+     * With {@code healthOnly} each loop is one {@code GET /v1/health} instead, and the result counts requests.
+     */
+    private static Result run(int port, String token, int clients, int seconds, String tag, boolean healthOnly)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         CountDownLatch ready = new CountDownLatch(clients);
         CountDownLatch go = new CountDownLatch(1);
@@ -101,6 +127,11 @@ public final class LockBench {
                     int n = 0;
                     while (System.nanoTime() < deadline[0] && n < samples.length) {
                         long t0 = System.nanoTime();
+                        if (healthOnly) {
+                            client.send("GET", "/v1/health", null);
+                            samples[n++] = System.nanoTime() - t0;
+                            continue;
+                        }
                         if (client.send("POST", "/v1/locks/acquire", acquire) != 200) {
                             throw new IllegalStateException("acquire failed: " + client.lastBody);
                         }
@@ -112,6 +143,7 @@ public final class LockBench {
             }));
         }
         ready.await();
+        long ticksBefore = cpuTicks(sidecarPid);
         long start = System.nanoTime();
         deadline[0] = start + Duration.ofSeconds(seconds).toNanos();
         go.countDown();
@@ -120,10 +152,12 @@ public final class LockBench {
             all.add(future.get());
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        long ticks = cpuTicks(sidecarPid) - ticksBefore;
         pool.shutdown();
         long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        double cpuMicros = ticks * 1e6 / CLOCK_TICKS_PER_SECOND / merged.length;
         return new Result(merged.length / elapsed, merged[merged.length / 2] / 1000.0,
-                merged[(int) Math.min(merged.length - 1, Math.floor(merged.length * 0.99))] / 1000.0);
+                merged[(int) Math.min(merged.length - 1, Math.floor(merged.length * 0.99))] / 1000.0, cpuMicros);
     }
 
     private static int preload(int port, String token, int from, int to) throws IOException {
