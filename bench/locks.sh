@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lock throughput and latency over HTTP, start-up time, flatness with 1k/10k/100k held locks, RSS.
-# Usage: bench/locks.sh [seconds-per-run [clients...]]   (prints markdown table rows; client counts: only those runs)
+# Usage: bench/locks.sh [seconds-per-measurement [runs [clients...]]]   (markdown rows; several runs: median (range);
+# client counts: only the runs with no other locks held, with those counts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q install -DskipTests

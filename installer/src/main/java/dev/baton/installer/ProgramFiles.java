@@ -39,6 +39,7 @@ final class ProgramFiles {
         if (program.isJar()) {
             steps.add(copyJar(program.location(), layout.installedJar(), "program", dryRun));
             runs = layout.installedJar();
+            steps.add(ClassDataArchive.make(runs, javaCommand(layout), dryRun));
             Optional<Path> dashboard = DashboardJar.find(Map.of(), program.location());
             if (dashboard.isPresent()) {
                 steps.add(copyJar(dashboard.get(), layout.installedDashboardJar(), "dashboard", dryRun));
@@ -66,7 +67,8 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.installedJar(), layout.installedDashboardJar()));
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.installedJar(),
+                ClassDataArchive.of(layout.installedJar()), layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
             ours.add(layout.launcher());
         }
@@ -84,14 +86,37 @@ final class ProgramFiles {
         return steps;
     }
 
+    /**
+     * The launcher runs the program with the JVM options {@code bin/baton} uses: the serial collector, the
+     * class-data archive when there is one, and for every command but {@code serve} (short-lived) the first
+     * JIT tier only.
+     */
     static String launcherText(InstallLayout layout, ProgramSource program, Path runs) {
-        String java = layout.javaHome().map(home -> doubleQuoted(home.resolve("bin/java").toString())).orElse("java");
-        String target = program.isJar()
-                ? "-jar " + doubleQuoted(runs.toString())
-                : "-cp " + doubleQuoted(program.classPath()) + " " + ProgramSource.MAIN_CLASS;
-        return "#!/usr/bin/env bash\n"
-                + LAUNCHER_MARK + ", written by `baton install`; `baton uninstall --purge` removes it.\n"
-                + "exec " + java + " ${BATON_JAVA_OPTS} " + target + " \"$@\"\n";
+        StringBuilder text = new StringBuilder("#!/usr/bin/env bash\n")
+                .append(LAUNCHER_MARK).append(", written by `baton install`; `baton uninstall --purge` removes it.\n")
+                .append("opts=(-XX:+UseSerialGC -Xshare:auto)\n");
+        String target;
+        if (program.isJar()) {
+            text.append("jar=").append(doubleQuoted(runs.toString())).append("\n")
+                    .append("if [[ -f \"${jar%.jar}.jsa\" ]]; then opts+=(\"-XX:SharedArchiveFile=${jar%.jar}.jsa\"")
+                    .append(" -Xlog:cds*=off -Xlog:class+path=off); fi\n");
+            target = "-jar \"$jar\"";
+        } else {
+            target = "-cp " + doubleQuoted(program.classPath()) + " " + ProgramSource.MAIN_CLASS;
+        }
+        return text.append("if [[ \"${1:-}\" != serve ]]; then opts+=(-XX:TieredStopAtLevel=1); fi\n")
+                .append("exec ").append(javaCommandQuoted(layout)).append(" ${BATON_JAVA_OPTS} \"${opts[@]}\" ")
+                .append(target).append(" \"$@\"\n")
+                .toString();
+    }
+
+    /** The java the launcher runs: JAVA_HOME's when it is set, else the one on PATH. */
+    private static String javaCommand(InstallLayout layout) {
+        return layout.javaHome().map(home -> home.resolve("bin/java").toString()).orElse("java");
+    }
+
+    private static String javaCommandQuoted(InstallLayout layout) {
+        return layout.javaHome().isPresent() ? doubleQuoted(javaCommand(layout)) : "java";
     }
 
     private FileStep writeExecutable(Path path, byte[] content, String what, boolean dryRun) throws IOException {

@@ -35,9 +35,22 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(read(launcher)).isEqualTo("""
                 #!/usr/bin/env bash
                 # Baton launcher, written by `baton install`; `baton uninstall --purge` removes it.
-                exec java ${BATON_JAVA_OPTS} -jar "%s" "$@"
+                opts=(-XX:+UseSerialGC -Xshare:auto)
+                jar="%s"
+                if [[ -f "${jar%%.jar}.jsa" ]]; then opts+=("-XX:SharedArchiveFile=${jar%%.jar}.jsa" -Xlog:cds*=off -Xlog:class+path=off); fi
+                if [[ "${1:-}" != serve ]]; then opts+=(-XX:TieredStopAtLevel=1); fi
+                exec java ${BATON_JAVA_OPTS} "${opts[@]}" -jar "$jar" "$@"
                 """.formatted(jar));
         assertThat(launcher).isExecutable();
+    }
+
+    @Test
+    void aJarWithoutTheStartUpTrainingGetsNoClassDataArchiveAndSaysWhy() throws Exception {
+        machine.install(Scope.USER);
+
+        assertThat(ClassDataArchive.of(machine.layout().installedJar())).doesNotExist();
+        assertThat(machine.out()).contains("skipped").contains("baton.jsa")
+                .contains("the jar has no " + ClassDataArchive.TRAINING_CLASS);
     }
 
     @Test
@@ -46,11 +59,12 @@ class ProgramFilesTest extends MachineFixture {
 
         machine.install(Scope.USER);
 
-        assertThat(read(machine.layout().launcher())).contains("exec \"/opt/jdk-17/bin/java\" ${BATON_JAVA_OPTS} -jar ");
+        assertThat(read(machine.layout().launcher())).contains("exec \"/opt/jdk-17/bin/java\" ${BATON_JAVA_OPTS} \"${opts[@]}\" -jar ");
     }
 
     @Test
     void theLauncherActuallyRunsJavaWithTheOptionsAndArguments() throws Exception {
+        // A stand-in java that prints its arguments, one per line.
         Path fakeJavaHome = machine.root.resolve("jdk");
         write(fakeJavaHome.resolve("bin/java"), "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
         Files.setPosixFilePermissions(fakeJavaHome.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -64,7 +78,25 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
-                "-Xmx64m", "-Dbaton.quiet=true", "-jar", machine.layout().installedJar().toString(), "status", "--json");
+                "-Xmx64m", "-Dbaton.quiet=true", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+                "-jar", machine.layout().installedJar().toString(), "status", "--json");
+    }
+
+    @Test
+    void theLauncherStartsTheSidecarWithTheFullJitAndTheArchiveBesideTheJar() throws Exception {
+        Path fakeJavaHome = machine.root.resolve("jdk");
+        write(fakeJavaHome.resolve("bin/java"), "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(fakeJavaHome.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        machine.env.put("JAVA_HOME", fakeJavaHome.toString());
+        machine.install(Scope.USER);
+        Path archive = write(ClassDataArchive.of(machine.layout().installedJar()), "archive");
+
+        Process process = new ProcessBuilder(machine.layout().launcher().toString(), "serve").redirectErrorStream(true).start();
+        assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
+                "-XX:+UseSerialGC", "-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
+                "-Xlog:class+path=off", "-jar", machine.layout().installedJar().toString(), "serve");
     }
 
     @Test
@@ -105,6 +137,7 @@ class ProgramFilesTest extends MachineFixture {
     @Test
     void uninstallKeepsTheProgramFilesUnlessPurged() throws Exception {
         machine.install(Scope.USER);
+        write(ClassDataArchive.of(machine.layout().installedJar()), "archive");
 
         machine.uninstall(Scope.USER);
         assertThat(machine.layout().launcher()).exists();
@@ -114,6 +147,7 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(machine.layout().launcher()).doesNotExist();
         assertThat(machine.layout().hookScript()).doesNotExist();
         assertThat(machine.layout().installedJar()).doesNotExist();
+        assertThat(ClassDataArchive.of(machine.layout().installedJar())).doesNotExist();
         assertThat(Files.exists(machine.layout().hookLink(), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
     }
 

@@ -6,18 +6,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The lock benchmark of docs/PERFORMANCE.md: a real sidecar process ({@code bin/baton serve}) driven
  * over HTTP keep-alive connections. Prints one markdown table row per measurement.
- * Usage: LockBench LAUNCHER [seconds-per-run [clients...]], LAUNCHER being bin/baton; with client counts
- * given, only the runs with no other locks held are made, with those counts (for profiling one scenario).
+ * Usage: LockBench LAUNCHER [seconds-per-measurement [runs [clients...]]], LAUNCHER being bin/baton. Each
+ * run starts a fresh sidecar; with several runs each figure is the median, with the range in brackets.
+ * With client counts given, only the runs with no other locks held are made, with those counts.
  */
 public final class LockBench {
 
@@ -31,6 +36,58 @@ public final class LockBench {
     public static void main(String[] args) throws Exception {
         Path launcher = Path.of(args[0]);
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        int[] counts = args.length > 3 ? Arrays.stream(args, 3, args.length).mapToInt(Integer::parseInt).toArray() : null;
+        Figures figures = new Figures();
+        for (int round = 0; round < runs; round++) {
+            measure(launcher, seconds, counts, figures);
+        }
+        figures.print();
+    }
+
+    /** Every figure of every run, by row; printed as the median, with the range when there are several runs. */
+    static final class Figures {
+        private static final Pattern NUMBER = Pattern.compile("%[,.0-9]*f");
+        private final Map<String, String> templates = new LinkedHashMap<>();
+        private final Map<String, List<double[]>> runs = new LinkedHashMap<>();
+
+        /** @param template the rest of the row, with one number format ({@code %.2f}) per figure */
+        void add(String row, String template, double... figures) {
+            templates.put(row, template);
+            runs.computeIfAbsent(row, key -> new ArrayList<>()).add(figures);
+        }
+
+        void add(String scenario, int clients, Result result) {
+            add("| " + scenario + " | " + clients + " |", " %,.0f | %.2f | %.2f | %.0f |", result.pairsPerSecond,
+                    result.p50Micros / 1000, result.p99Micros / 1000, result.cpuMicros);
+        }
+
+        void print() {
+            templates.forEach((row, template) -> {
+                Matcher matcher = NUMBER.matcher(template);
+                StringBuilder line = new StringBuilder(row);
+                int column = 0;
+                int from = 0;
+                while (matcher.find()) {
+                    line.append(template, from, matcher.start()).append(cell(matcher.group(), runs.get(row), column++));
+                    from = matcher.end();
+                }
+                System.out.println(line.append(template.substring(from)));
+            });
+        }
+
+        private static String cell(String format, List<double[]> values, int column) {
+            double[] sorted = values.stream().mapToDouble(run -> run[column]).sorted().toArray();
+            int n = sorted.length;
+            double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+            String shown = String.format(Locale.ROOT, format, median);
+            return n == 1 ? shown : shown + " (" + String.format(Locale.ROOT, format, sorted[0]) + "–"
+                    + String.format(Locale.ROOT, format, sorted[n - 1]) + ")";
+        }
+    }
+
+    /** One run: a fresh sidecar, every scenario (or only the given client counts with no other locks held). */
+    private static void measure(Path launcher, int seconds, int[] counts, Figures figures) throws Exception {
         Path home = Files.createTempDirectory("baton-bench");
         // Started the way users start it, so start-up includes the launcher and its JVM options.
         List<String> command = List.of(launcher.toString(), "serve", "--port", "0");
@@ -48,30 +105,28 @@ public final class LockBench {
             int port = awaitPort(home);
             String token = Files.readString(home.resolve("token")).trim();
             long firstServed = awaitHealth(port);
-            System.out.printf(Locale.ROOT, "| start-up to first served request | %.0f ms |%n", (firstServed - spawned) / 1e6);
+            figures.add("| start-up to first served request |", " %.0f ms |", (firstServed - spawned) / 1e6);
             // A sidecar runs for hours: the figures are of the warmed-up JIT, not of its first seconds.
             run(port, token, 16, WARM_UP_SECONDS, "warm-up");
-            int[] counts = args.length > 2
-                    ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
-                    : new int[] {1, 4, 16, 64};
-            for (int clients : counts) {
-                report("no other locks held", clients, run(port, token, clients, seconds, "c" + clients));
+            for (int clients : counts != null ? counts : new int[] {1, 4, 16, 64}) {
+                figures.add("no other locks held", clients, run(port, token, clients, seconds, "c" + clients));
             }
-            if (args.length > 2) {
+            if (counts != null) {
                 return;
             }
             int held = 0;
             for (int target : new int[] {1_000, 10_000, 100_000}) {
                 held = preload(port, token, held, target);
-                report(String.format(Locale.ROOT, "%,d locks held", target), 1, run(port, token, 1, seconds, "h1-" + target));
-                report(String.format(Locale.ROOT, "%,d locks held", target), 16, run(port, token, 16, seconds, "h16-" + target));
+                String scenario = String.format(Locale.ROOT, "%,d locks held", target);
+                figures.add(scenario, 1, run(port, token, 1, seconds, "h1-" + target));
+                figures.add(scenario, 16, run(port, token, 16, seconds, "h16-" + target));
             }
-            System.out.printf(Locale.ROOT, "| RSS of the sidecar with 100,000 locks held | %d MiB |%n", rssMiB(sidecar.pid()));
+            figures.add("| RSS of the sidecar with 100,000 locks held |", " %.0f MiB |", rssMiB(sidecar.pid()));
             // The floor under the 16-client figures: the same clients asking the one endpoint that does nothing.
             Result health = run(port, token, 16, seconds, "health", true);
-            System.out.printf(Locale.ROOT, "| GET /v1/health, 16 clients (no lock work: the HTTP stack's floor) | %,.0f requests/s,"
-                    + " p50 %.2f ms, p99 %.2f ms, sidecar CPU %.0f µs per request |%n", health.pairsPerSecond,
-                    health.p50Micros / 1000, health.p99Micros / 1000, health.cpuMicros);
+            figures.add("| GET /v1/health, 16 clients (no lock work: the HTTP stack's floor) |",
+                    " %,.0f requests/s, p50 %.2f ms, p99 %.2f ms, sidecar CPU %.0f µs per request |",
+                    health.pairsPerSecond, health.p50Micros / 1000, health.p99Micros / 1000, health.cpuMicros);
         } finally {
             sidecar.destroy();
             sidecar.waitFor();
@@ -80,11 +135,6 @@ public final class LockBench {
 
     /** @param cpuMicros the sidecar's CPU time (user + system) per loop, from /proc/PID/stat */
     record Result(double pairsPerSecond, double p50Micros, double p99Micros, double cpuMicros) {
-    }
-
-    private static void report(String scenario, int clients, Result result) {
-        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f | %.0f |%n", scenario, clients,
-                result.pairsPerSecond, result.p50Micros / 1000, result.p99Micros / 1000, result.cpuMicros);
     }
 
     /** The process whose CPU time the runs measure. */

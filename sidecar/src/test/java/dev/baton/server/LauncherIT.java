@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged sidecar as users start it: {@code bin/baton serve} with the jar and class-data archive
- * the build made. Runs after {@code package} (Failsafe), when both exist.
+ * the build made, and the launcher {@code baton install} writes. Runs after {@code package} (Failsafe),
+ * when the jar and the archive exist.
  */
 class LauncherIT {
 
@@ -56,6 +57,32 @@ class LauncherIT {
     }
 
     @Test
+    void anInstalledSidecarStartsWithTheArchiveTheInstallerMadeForItsCopyOfTheJar() throws Exception {
+        Path user = Files.createDirectories(home.resolve("user"));
+        ProcessBuilder install = new ProcessBuilder(LAUNCHER.toString(), "install", "--claude", "--no-mcp")
+                .redirectErrorStream(true).redirectOutput(home.resolve("install.log").toFile());
+        install.environment().put("HOME", user.toString());
+        List.of("XDG_DATA_HOME", "XDG_STATE_HOME", "BATON_HOME", "CLAUDE_CONFIG_DIR", "COPILOT_HOME", "JAVA_HOME")
+                .forEach(install.environment()::remove);
+        Process installing = install.start();
+        assertThat(installing.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(installing.exitValue()).as(Files.readString(home.resolve("install.log"))).isZero();
+        Path archive = user.resolve(".local/share/baton/lib/baton.jsa");
+        assertThat(Files.readString(home.resolve("install.log"))).contains("created").contains(archive.toString());
+        assertThat(archive).isRegularFile();
+
+        Path classLog = home.resolve("classes.log");
+        Process sidecar = serve(user.resolve(".local/bin/baton"), "-Xlog:class+load=info:file=" + classLog, Map.of());
+        try {
+            awaitPort(sidecar);
+        } finally {
+            stop(sidecar);
+        }
+        assertThat(Files.readAllLines(classLog)).filteredOn(line -> line.contains(" dev.baton.server.Sidecar "))
+                .singleElement().asString().contains("source: shared objects file (top)");
+    }
+
+    @Test
     void anArchiveThatDoesNotFitItsJarIsSkippedQuietly() throws Exception {
         // A jar moved or rebuilt after its archive was made: the JVM refuses the archive, and would say so.
         Path moved = Files.createDirectories(home.resolve("moved"));
@@ -71,11 +98,15 @@ class LauncherIT {
     }
 
     private Process serve(String javaOptions) throws IOException {
-        return serve(javaOptions, Map.of());
+        return serve(LAUNCHER, javaOptions, Map.of());
     }
 
     private Process serve(String javaOptions, Map<String, String> environment) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(LAUNCHER.toString(), "serve", "--port", "0")
+        return serve(LAUNCHER, javaOptions, environment);
+    }
+
+    private Process serve(Path launcher, String javaOptions, Map<String, String> environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "serve", "--port", "0")
                 .redirectErrorStream(true)
                 .redirectOutput(home.resolve("out.log").toFile());
         builder.environment().put("BATON_HOME", home.resolve("baton").toString());
