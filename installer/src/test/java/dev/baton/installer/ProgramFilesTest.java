@@ -64,11 +64,7 @@ class ProgramFilesTest extends MachineFixture {
 
     @Test
     void theLauncherActuallyRunsJavaWithTheOptionsAndArguments() throws Exception {
-        // A stand-in java that prints its arguments, one per line.
-        Path fakeJavaHome = machine.root.resolve("jdk");
-        write(fakeJavaHome.resolve("bin/java"), "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
-        Files.setPosixFilePermissions(fakeJavaHome.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
-        machine.env.put("JAVA_HOME", fakeJavaHome.toString());
+        useJavaThatPrintsItsArguments();
         machine.install(Scope.USER);
 
         ProcessBuilder run = new ProcessBuilder(machine.layout().launcher().toString(), "status", "--json");
@@ -84,10 +80,7 @@ class ProgramFilesTest extends MachineFixture {
 
     @Test
     void theLauncherStartsTheSidecarWithTheFullJitAndTheArchiveBesideTheJar() throws Exception {
-        Path fakeJavaHome = machine.root.resolve("jdk");
-        write(fakeJavaHome.resolve("bin/java"), "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
-        Files.setPosixFilePermissions(fakeJavaHome.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
-        machine.env.put("JAVA_HOME", fakeJavaHome.toString());
+        useJavaThatPrintsItsArguments();
         machine.install(Scope.USER);
         Path archive = write(ClassDataArchive.of(machine.layout().installedJar()), "archive");
 
@@ -97,6 +90,14 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
                 "-XX:+UseSerialGC", "-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
                 "-Xlog:class+path=off", "-jar", machine.layout().installedJar().toString(), "serve");
+    }
+
+    /** JAVA_HOME becomes a stand-in whose java prints its arguments, one per line. */
+    private void useJavaThatPrintsItsArguments() throws Exception {
+        Path fakeJavaHome = machine.root.resolve("jdk");
+        write(fakeJavaHome.resolve("bin/java"), "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(fakeJavaHome.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        machine.env.put("JAVA_HOME", fakeJavaHome.toString());
     }
 
     @Test
