@@ -1,0 +1,214 @@
+package dev.baton.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.Baton;
+import dev.baton.liveness.OsProcessLiveness;
+import dev.baton.lock.AcquireRequest;
+import dev.baton.session.AgentKind;
+import dev.baton.session.Registration;
+import dev.baton.store.SqliteStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Concurrent writers and the group commit: shared commits, no early replies, and a failure that undoes them all. */
+class GroupCommitTest {
+
+    private static final int WAITING = 8;
+
+    @TempDir Path dir;
+    private final ExecutorService writers = Executors.newFixedThreadPool(WAITING + 1);
+
+    @AfterEach
+    void stop() {
+        writers.shutdownNow();
+    }
+
+    @Test
+    void writersQueuedBehindACommitShareTheNextAndNoneIsAnsweredBeforeItIsDurable() throws Exception {
+        HeldStore store = new HeldStore(new SqliteStore(dir.resolve("baton.db")));
+        try (Baton baton = open(store)) {
+            List<String> early = new CopyOnWriteArrayList<>();
+            Future<?> first = holdFirstCommit(baton, store, early);
+            List<Future<?>> queued = queueBehindIt(baton, early);
+
+            assertThat(queued).as("writers answered while their commit waits").noneMatch(Future::isDone);
+            assertThat(first.isDone()).isFalse();
+            store.release.countDown();
+            for (Future<?> writer : queued) {
+                writer.get(30, TimeUnit.SECONDS);
+            }
+            first.get(30, TimeUnit.SECONDS);
+
+            assertThat(early).as("writers answered before their lock was durable").isEmpty();
+            assertThat(store.lockCommits).as("locks per commit: the held one, then all that queued behind it")
+                    .containsExactly(1, WAITING);
+        }
+    }
+
+    @Test
+    void aFailedCommitUndoesEveryQueuedTransactionAndTellsEveryWriter() throws Exception {
+        HeldStore store = new HeldStore(new SqliteStore(dir.resolve("baton.db")));
+        try (Baton baton = open(store)) {
+            List<String> early = new CopyOnWriteArrayList<>();
+            Future<?> first = holdFirstCommit(baton, store, early);
+            List<Future<?>> queued = queueBehindIt(baton, early);
+            store.failHeld = true;
+            store.release.countDown();
+
+            List<Future<?>> all = new ArrayList<>(queued);
+            all.add(first);
+            for (Future<?> writer : all) {
+                assertThat(failureOf(writer)).isInstanceOf(StoreException.class);
+            }
+            for (int i = 0; i <= WAITING; i++) {
+                assertThat(baton.locks().holderOf("/r/" + i)).as("/r/%d", i).isEmpty();
+            }
+            assertThat(store.lockCommits).isEmpty();
+        }
+        try (Baton reopened = open(new HeldStore(new SqliteStore(dir.resolve("baton.db"))))) {
+            assertThat(reopened.locks().locksOf("s0")).isEmpty();
+        }
+    }
+
+    private Baton open(Store store) {
+        Baton baton = new Baton(store, Clock.systemUTC(), new OsProcessLiveness(), Duration.ofMinutes(30));
+        for (int i = 0; i <= WAITING; i++) {
+            baton.sessions().register(new Registration("s" + i, AgentKind.CLI, null, null, null, null, null, null));
+        }
+        return baton;
+    }
+
+    /** Session s0 takes /r/0; its commit is held inside the store until the test releases it. */
+    private Future<?> holdFirstCommit(Baton baton, HeldStore store, List<String> early) throws InterruptedException {
+        store.holdNext = true;
+        Future<?> first = writers.submit(() -> acquire(baton, store, 0, early));
+        assertThat(store.entered.await(30, TimeUnit.SECONDS)).isTrue();
+        return first;
+    }
+
+    /** Sessions s1…s8 each take their file; returns once all eight transactions are queued for the next commit. */
+    private List<Future<?>> queueBehindIt(Baton baton, List<String> early) {
+        long before = baton.ledger().version();
+        List<Future<?>> queued = new ArrayList<>();
+        for (int i = 1; i <= WAITING; i++) {
+            int n = i;
+            queued.add(writers.submit(() -> acquire(baton, (HeldStore) baton.ledger().store(), n, early)));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> baton.ledger().version() == before + WAITING);
+        return queued;
+    }
+
+    private static void acquire(Baton baton, HeldStore store, int n, List<String> early) {
+        String file = "/r/" + n;
+        baton.locks().acquire(AcquireRequest.explicit("s" + n, List.of(file), Duration.ZERO));
+        if (!store.durableLocks.contains(file)) {
+            early.add(file);
+        }
+    }
+
+    private static Throwable failureOf(Future<?> writer) throws Exception {
+        try {
+            writer.get(30, TimeUnit.SECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        }
+    }
+
+    /** The real store, with one commit held until released (and then failed, if asked), recording what is durable. */
+    static final class HeldStore implements Store {
+        private final SqliteStore real;
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Set<String> durableLocks = ConcurrentHashMap.newKeySet();
+        /** Locks in each commit that took any, after the held one began. */
+        final List<Integer> lockCommits = new CopyOnWriteArrayList<>();
+        volatile boolean holdNext;
+        volatile boolean failHeld;
+        private volatile boolean counting;
+
+        HeldStore(SqliteStore real) {
+            this.real = real;
+        }
+
+        @Override
+        public void commit(List<Change> changes) {
+            if (holdNext) {
+                holdNext = false;
+                counting = true;
+                entered.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS); // bounded: a broken commit queue must fail the test, not hang it
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                if (failHeld) {
+                    throw new StoreException("the test failed this commit", null);
+                }
+            }
+            real.commit(changes);
+            List<String> locks = changes.stream().filter(Change.LockSaved.class::isInstance)
+                    .map(change -> ((Change.LockSaved) change).lock().file()).toList();
+            durableLocks.addAll(locks);
+            if (counting && !locks.isEmpty()) {
+                lockCommits.add(locks.size());
+            }
+        }
+
+        @Override
+        public Snapshot load() {
+            return real.load();
+        }
+
+        @Override
+        public List<AuditEntry> history(String file, int limit) {
+            return real.history(file, limit);
+        }
+
+        @Override
+        public List<AuditEntry> auditSince(long afterId, int limit) {
+            return real.auditSince(afterId, limit);
+        }
+
+        @Override
+        public List<EventRecord> eventsAfter(long afterSeq, int limit) {
+            return real.eventsAfter(afterSeq, limit);
+        }
+
+        @Override
+        public long oldestEventSeq() {
+            return real.oldestEventSeq();
+        }
+
+        @Override
+        public long newestEventSeq() {
+            return real.newestEventSeq();
+        }
+
+        @Override
+        public String describe() {
+            return real.describe();
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+}
