@@ -14,13 +14,25 @@ import java.util.zip.ZipFile;
  * it is made here, for the installed copy, by the same {@code java} the launcher runs: that JVM runs the
  * sidecar's start-up training once with {@code -XX:ArchiveClassesAtExit}. Without it Baton still works.
  */
-final class ClassDataArchive {
+public final class ClassDataArchive {
 
     /** The program class that starts a sidecar, serves a few requests and stops (in the sidecar module). */
     static final String TRAINING_CLASS = "dev.baton.server.StartupTraining";
     private static final long TIMEOUT_SECONDS = 120;
 
     private ClassDataArchive() {
+    }
+
+    /**
+     * For the build, so the archive of {@code target/baton.jar} is made the same way as an installed one:
+     * {@code ClassDataArchive JAR JAVA}. Exits 1 when no archive could be made.
+     */
+    public static void main(String[] args) {
+        FileStep step = make(Path.of(args[0]), args[1], false);
+        System.out.println(step);
+        if (step.verb().equals("skipped")) {
+            System.exit(1);
+        }
     }
 
     /** The archive of {@code jar}: its name with {@code .jsa} for {@code .jar}, where the launchers look for it. */

@@ -14,10 +14,11 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * The build runs this once with {@code -XX:ArchiveClassesAtExit} to make {@code baton.jsa}, the
- * class-data archive {@code bin/baton} starts the sidecar with: it starts a sidecar on a temporary
- * home and port, serves the requests agents send most (health, a session, a lock taken and freed, a
- * hook call), and stops, so the classes of start-up and of those requests are in the archive.
+ * Run once with {@code -XX:ArchiveClassesAtExit} (by the installer's {@code ClassDataArchive}, for the
+ * build's jar and for an installed one) to make the class-data archive the launchers start the sidecar
+ * with: it starts a sidecar on a temporary home and port, serves the requests agents send most (health,
+ * a session, a lock taken and freed, a hook call), and stops, so the classes of start-up and of those
+ * requests are in the archive.
  */
 public final class StartupTraining {
 
