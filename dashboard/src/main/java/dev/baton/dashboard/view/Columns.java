@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -53,23 +54,20 @@ final class Columns {
     /** An instant shown as "40 s ago" against {@code now}, sorted by the instant itself. */
     static <R> TableColumn<R, Instant> ago(String title, double width, Function<R, Instant> value,
                                            ReadOnlyObjectProperty<Instant> now) {
-        TableColumn<R, Instant> column = new TableColumn<>(title);
-        column.setPrefWidth(width);
-        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
-        column.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
-        column.setCellFactory(c -> new TableCell<>() {
-            @Override
-            protected void updateItem(Instant item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty ? null : RelativeTime.ago(item, now.get()));
-                setTooltip(empty || item == null ? null : new Tooltip(item.toString()));
-            }
+        return instant(title, width, value, (cell, item) -> {
+            cell.setText(RelativeTime.ago(item, now.get()));
+            cell.setTooltip(item == null ? null : new Tooltip(item.toString()));
         });
-        return column;
     }
 
     /** An instant shown as a wall-clock time (for the activity log). */
     static <R> TableColumn<R, Instant> clock(String title, double width, Function<R, Instant> value) {
+        return instant(title, width, value, (cell, item) -> cell.setText(item == null ? null : CLOCK.format(item)));
+    }
+
+    /** A column of instants, sorted by the instant (none first); {@code show} fills a cell that has a row. */
+    private static <R> TableColumn<R, Instant> instant(String title, double width, Function<R, Instant> value,
+                                                       BiConsumer<TableCell<R, Instant>, Instant> show) {
         TableColumn<R, Instant> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
@@ -78,7 +76,12 @@ final class Columns {
             @Override
             protected void updateItem(Instant item, boolean empty) {
                 super.updateItem(item, empty);
-                setText(empty || item == null ? null : CLOCK.format(item));
+                if (empty) {
+                    setText(null);
+                    setTooltip(null);
+                } else {
+                    show.accept(this, item);
+                }
             }
         });
         return column;
