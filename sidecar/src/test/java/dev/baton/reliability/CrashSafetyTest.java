@@ -16,7 +16,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -45,8 +52,14 @@ class CrashSafetyTest {
     static final int FILES = 12;
     static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
 
+    /** Operations each client remembers for the report of a broken promise. */
+    static final int TRACE = 400;
+    /** Where a broken promise leaves its evidence: the database as the restarted sidecar found it, its log, the traces. */
+    static final Path EVIDENCE = Path.of("target", "crash-evidence").toAbsolutePath();
+
     @TempDir Path home;
     @TempDir Path repo;
+    @TempDir Path lastKill;
     String editTemplate;
 
     @Test
@@ -69,10 +82,11 @@ class CrashSafetyTest {
             SidecarProcess sidecar = SidecarProcess.start(home);
             try {
                 verifyPromises(sidecar, clients, round);
-                acknowledged += load(sidecar, clients, random, 20 + random.nextInt(300));
+                acknowledged += load(sidecar, clients, random, 20 + random.nextInt(300), round);
             } finally {
                 sidecar.kill();
             }
+            keepDatabaseAsKilled();
             assertIntegrity();
         }
         try (SidecarProcess last = SidecarProcess.start(home)) {
@@ -85,30 +99,42 @@ class CrashSafetyTest {
                 kills, acknowledged);
     }
 
-    /** What one client was told: files it holds for sure, files it released for sure, files in doubt. */
+    /**
+     * What one client was told: files it holds for sure, files it released for sure, files in doubt; and its
+     * latest operations, each with the round and the times (UTC) it was sent and answered.
+     */
     static final class ClientState {
         final String session;
         final boolean viaHook;
         final Set<String> held = new HashSet<>();
         final Set<String> released = new HashSet<>();
         final Set<String> inDoubt = new HashSet<>();
+        final Deque<String> trace = new ArrayDeque<>();
         int acquisitions;
 
         ClientState(String session, boolean viaHook) {
             this.session = session;
             this.viaHook = viaHook;
         }
+
+        void trace(String line) {
+            trace.addLast(line);
+            if (trace.size() > TRACE) {
+                trace.removeFirst();
+            }
+        }
     }
 
     /** Runs the clients and kills the sidecar once they have had {@code killAfter} replies between them. */
-    private int load(SidecarProcess sidecar, List<ClientState> clients, Random random, int killAfter) throws Exception {
+    private int load(SidecarProcess sidecar, List<ClientState> clients, Random random, int killAfter, int round)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients.size());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger replies = new AtomicInteger();
         List<Future<Integer>> futures = new ArrayList<>();
         for (ClientState client : clients) {
             long seed = random.nextLong();
-            futures.add(pool.submit(() -> drive(sidecar, client, new Random(seed), stop, replies)));
+            futures.add(pool.submit(() -> drive(sidecar, client, new Random(seed), stop, replies, round)));
         }
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(1)).until(() -> replies.get() >= killAfter);
         sidecar.kill();
@@ -121,9 +147,12 @@ class CrashSafetyTest {
         return acknowledged;
     }
 
-    private int drive(SidecarProcess sidecar, ClientState client, Random random, AtomicBoolean stop, AtomicInteger replies) {
+    private int drive(SidecarProcess sidecar, ClientState client, Random random, AtomicBoolean stop, AtomicInteger replies,
+                      int round) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         int acknowledged = 0;
+        String operation = "register";
+        String sent = now();
         try {
             if (!client.viaHook) {
                 post(http, sidecar, "/v1/sessions", Map.of("session_id", client.session, "agent", "api"));
@@ -133,6 +162,8 @@ class CrashSafetyTest {
                 // The hook client's session exists once its first hook call registered it.
                 boolean release = random.nextBoolean() && !(client.viaHook && client.acquisitions == 0);
                 client.inDoubt.add(file);
+                operation = (release ? "release " : client.viaHook ? "hook edit " : "acquire ") + file;
+                sent = now();
                 boolean acquired;
                 if (release) {
                     post(http, sidecar, "/v1/locks/release", Map.of("session_id", client.session, "files", List.of(file)));
@@ -144,6 +175,8 @@ class CrashSafetyTest {
                             .path("all_acquired").asBoolean();
                 }
                 client.inDoubt.remove(file);
+                client.trace(String.format("round %d, %s-%s: %s: %s", round, sent, now(), operation,
+                        release ? "released" : acquired ? "acquired" : "refused"));
                 acknowledged++;
                 replies.incrementAndGet();
                 if (release) {
@@ -157,6 +190,7 @@ class CrashSafetyTest {
             }
         } catch (IOException e) {
             // the sidecar was killed mid-request: the file that was in flight stays in doubt
+            client.trace(String.format("round %d, %s-%s: %s: in doubt (%s)", round, sent, now(), operation, e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -212,20 +246,22 @@ class CrashSafetyTest {
                 if (client.inDoubt.contains(file)) {
                     continue;
                 }
-                String history = client.session.equals(holders.get(file)) ? ""
-                        : get(http, sidecar, "/v1/history?limit=40&file=" + file).toString();
-                assertThat(holders.get(file)).as("round %d: %s was acknowledged to %s; its history: %s", round, file,
-                        client.session, history).isEqualTo(client.session);
+                if (!client.session.equals(holders.get(file))) {
+                    failWithEvidence(sidecar, clients, round, file, file + " was acknowledged to " + client.session
+                            + " but is held by " + holders.get(file));
+                }
                 assertThat(claimed.put(file, client.session)).as("round %d: two clients told they hold %s", round, file).isNull();
             }
             for (String file : client.released) {
-                if (!client.inDoubt.contains(file)) {
-                    assertThat(holders.get(file)).as("round %d: %s was acknowledged released by %s", round, file, client.session)
-                            .isNotEqualTo(client.session);
+                if (!client.inDoubt.contains(file) && client.session.equals(holders.get(file))) {
+                    failWithEvidence(sidecar, clients, round, file, file + " was acknowledged released by " + client.session
+                            + " but is held by it");
                 }
             }
             // After verification the real state is known again: doubt is resolved by what the sidecar holds.
             for (String file : client.inDoubt) {
+                client.trace(String.format("round %d, verify: %s was in doubt; the restarted sidecar says %s holds it",
+                        round, file, holders.get(file)));
                 if (client.session.equals(holders.get(file))) {
                     client.held.add(file);
                     client.released.remove(file);
@@ -236,6 +272,58 @@ class CrashSafetyTest {
             }
             client.inDoubt.clear();
         }
+    }
+
+    /** The killed sidecar's files, before the integrity check's connection checkpoints the log into the database. */
+    private void keepDatabaseAsKilled() throws IOException {
+        for (String name : List.of("baton.db", "baton.db-wal", "baton.db-shm")) {
+            Path file = home.resolve(name);
+            if (Files.exists(file)) {
+                Files.copy(file, lastKill.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.deleteIfExists(lastKill.resolve(name));
+            }
+        }
+    }
+
+    /**
+     * Fails with everything needed to explain a broken promise: the file's audit history, each client's
+     * operations on it, and, under {@code target/crash-evidence}, the database as the killed sidecar left it,
+     * the sidecar's log and the clients' traces.
+     */
+    private void failWithEvidence(SidecarProcess sidecar, List<ClientState> clients, int round, String file, String broken)
+            throws Exception {
+        StringBuilder history = new StringBuilder();
+        get(HttpClient.newHttpClient(), sidecar, "/v1/history?limit=60&file=" + file).path("entries").forEach(entry ->
+                history.append(String.format("  #%d %s %s %s%s%s%n", entry.path("id").asLong(), entry.path("at").asText(),
+                        entry.path("action").asText(), entry.path("session_id").asText(),
+                        entry.has("reason") ? " (" + entry.path("reason").asText() + ")" : "",
+                        entry.has("actor") ? " by " + entry.path("actor").asText() : "")));
+        StringBuilder traces = new StringBuilder();
+        for (ClientState client : clients) {
+            traces.append("  ").append(client.session).append(":\n");
+            client.trace.stream().filter(line -> line.contains(" " + file + ":") || line.contains(" " + file + " "))
+                    .forEach(line -> traces.append("    ").append(line).append('\n'));
+        }
+        Path evidence = EVIDENCE.resolve("round-" + round);
+        Files.createDirectories(evidence);
+        try (var files = Files.list(lastKill)) {
+            for (Path kept : files.toList()) {
+                Files.copy(kept, evidence.resolve(kept.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Files.copy(home.resolve("sidecar.log"), evidence.resolve("sidecar.log"), StandardCopyOption.REPLACE_EXISTING);
+        StringBuilder all = new StringBuilder();
+        clients.forEach(client -> client.trace.forEach(line -> all.append(client.session).append(' ').append(line).append('\n')));
+        Files.writeString(evidence.resolve("traces.txt"), all);
+        throw new AssertionError("round " + round + ": " + broken + "\nits audit history, newest first:\n" + history
+                + "the clients' operations on it (round, sent-answered, UTC):\n" + traces
+                + "evidence (the database as the killed sidecar left it, the sidecar's log, all traces): " + evidence);
+    }
+
+    /** Wall-clock time of day in UTC, as the audit history's instants read. */
+    private static String now() {
+        return LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS).toString();
     }
 
     private void assertIntegrity() throws Exception {
@@ -263,6 +351,10 @@ class CrashSafetyTest {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sidecar.port() + path))
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + sidecar.token()).GET().build();
-        return Json.mapper().readTree(http.send(request, HttpResponse.BodyHandlers.ofByteArray()).body());
+        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + path + " answered " + response.statusCode() + ": " + new String(response.body()));
+        }
+        return Json.mapper().readTree(response.body());
     }
 }
