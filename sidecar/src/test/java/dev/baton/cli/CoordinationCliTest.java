@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.http.Json;
+import dev.baton.support.ChildProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -195,15 +196,12 @@ class CoordinationCliTest {
         assertThat(sidecar.baton().negotiations().pendingRequests()).singleElement()
                 .satisfies(edge -> assertThat(edge.requester()).isEqualTo(ancestor.id()));
 
-        Process other = new ProcessBuilder("sleep", "60").start();
-        try {
+        try (ChildProcess other = ChildProcess.sleeping()) {
             Agent elsewhere = sidecar.register("session-elsewhere", other.pid());
             Run claimed = baton("msg", "send", "session-a", "hi", "--session", elsewhere.id());
             assertThat(claimed.exitCode()).isEqualTo(2);
             assertThat(claimed.err()).contains("was not started by session session-elsewhere's agent");
             assertThat(sidecar.get("/v1/messages?session_id=" + a.id(), a.proof()).body().path("total").asInt()).isZero();
-        } finally {
-            other.destroyForcibly();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.support.ChildProcess;
 import dev.baton.support.EventClient;
 import dev.baton.support.RunningSidecar;
 import java.nio.file.Path;
@@ -141,20 +142,17 @@ class DeadlockDetectionTest {
 
     @Test
     void aCycleEndsWhenAHoldersProcessDies() throws Exception {
-        Process holder = new ProcessBuilder("sleep", "600").start();
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
-            String alice = baton.register("alice");
-            String bob = baton.register("bob", holder.pid());
-            baton.acquire(alice, baton.file("A.java"), 0);
-            baton.acquire(bob, baton.file("B.java"), 0);
-            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
-            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+        try (ChildProcess holder = ChildProcess.sleeping(); RunningSidecar baton = RunningSidecar.start(dir, Map.of());
+             EventClient client = baton.events(null)) {
+            Crossing crossing = Crossing.of(baton, holder.pid());
+            String alice = crossing.alice();
+            String bob = crossing.bob();
+            CompletableFuture<JsonNode> aliceWaits = crossing.aliceWaitsForB(client);
             CompletableFuture<JsonNode> bobWaits = baton.acquireInBackground(bob, baton.file("A.java"), 60);
             JsonNode deadlock = client.awaitEvent("deadlock.detected").path("data").path("deadlock");
             assertThat(deadlock.path("victim").asText()).isEqualTo(bob);
 
-            holder.destroyForcibly();
-            holder.waitFor();
+            holder.kill();
 
             JsonNode resolved = client.awaitEvent("deadlock.resolved");
             assertThat(resolved.path("data").path("id").asText()).isEqualTo(deadlock.path("id").asText());
@@ -163,20 +161,16 @@ class DeadlockDetectionTest {
             assertThat(bobWaits.handle((reply, failure) -> failure).orTimeout(10, TimeUnit.SECONDS).join()).isNotNull();
             client.awaitEvent("stale.cleaned", data -> data.path("session_id").asText().equals(bob));
             assertThat(baton.modules.deadlocks().waits()).isEmpty();
-        } finally {
-            holder.destroyForcibly();
         }
     }
 
     @Test
     void aCycleEndsWhenAMembersWaitTimesOut() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
-            String alice = baton.register("alice");
-            String bob = baton.register("bob");
-            baton.acquire(alice, baton.file("A.java"), 0);
-            baton.acquire(bob, baton.file("B.java"), 0);
-            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
-            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            Crossing crossing = Crossing.of(baton, null);
+            String alice = crossing.alice();
+            String bob = crossing.bob();
+            CompletableFuture<JsonNode> aliceWaits = crossing.aliceWaitsForB(client);
             CompletableFuture<JsonNode> bobGivesUp = baton.acquireInBackground(bob, baton.file("A.java"), 1);
             client.awaitEvent("deadlock.detected");
 
@@ -209,12 +203,10 @@ class DeadlockDetectionTest {
     @Test
     void noCycleIsReportedWhenOneWaitEndsBeforeTheOtherEdgeAppears() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
-            String alice = baton.register("alice");
-            String bob = baton.register("bob");
-            baton.acquire(alice, baton.file("A.java"), 0);
-            baton.acquire(bob, baton.file("B.java"), 0);
-            CompletableFuture<JsonNode> aliceWaits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
-            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            Crossing crossing = Crossing.of(baton, null);
+            String alice = crossing.alice();
+            String bob = crossing.bob();
+            CompletableFuture<JsonNode> aliceWaits = crossing.aliceWaitsForB(client);
             baton.release(bob, baton.file("B.java"));
             assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
             client.awaitEvent("wait.ended", data -> data.path("waiter").asText().equals(alice));
@@ -233,10 +225,9 @@ class DeadlockDetectionTest {
     @Test
     void aDeniedEditCountsAsAWaitUntilItsWindowEndsAndCanCloseACycle() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
-            String alice = baton.register("alice");
-            String bob = baton.register("bob");
-            baton.acquire(alice, baton.file("A.java"), 0);
-            baton.acquire(bob, baton.file("B.java"), 0);
+            Crossing crossing = Crossing.of(baton, null);
+            String alice = crossing.alice();
+            String bob = crossing.bob();
             Deadlocks deadlocks = baton.modules.deadlocks();
 
             deadlocks.editDenied(bob, baton.file("A.java"));
@@ -287,6 +278,24 @@ class DeadlockDetectionTest {
             baton.endSession(carol);
             client.awaitEvent("wait.ended", data -> data.path("waiter").asText().equals(carol));
             assertThat(deadlocks.waits()).isEmpty();
+        }
+    }
+
+    /** Alice holds A.java and Bob B.java: each is one half of the smallest cycle. */
+    private record Crossing(RunningSidecar baton, String alice, String bob) {
+
+        static Crossing of(RunningSidecar baton, Long bobsPid) {
+            Crossing crossing = new Crossing(baton, baton.register("alice"), baton.register("bob", bobsPid));
+            baton.acquire(crossing.alice, baton.file("A.java"), 0);
+            baton.acquire(crossing.bob, baton.file("B.java"), 0);
+            return crossing;
+        }
+
+        /** Alice starts waiting for Bob's file; returns once the stream shows the wait. */
+        CompletableFuture<JsonNode> aliceWaitsForB(EventClient client) {
+            CompletableFuture<JsonNode> waits = baton.acquireInBackground(alice, baton.file("B.java"), 60);
+            client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(alice));
+            return waits;
         }
     }
 

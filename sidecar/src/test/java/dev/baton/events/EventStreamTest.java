@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.support.ChildProcess;
 import dev.baton.support.EventClient;
 import dev.baton.support.RunningSidecar;
 import java.net.URI;
@@ -76,8 +77,8 @@ class EventStreamTest {
 
     @Test
     void editsPlansNamedLocksAndStaleHoldersAreEventsToo() throws Exception {
-        Process agent = new ProcessBuilder("sleep", "600").start();
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (ChildProcess agent = ChildProcess.sleeping(); RunningSidecar baton = RunningSidecar.start(dir, Map.of());
+             EventClient client = baton.events(null)) {
             client.firstFrame();
             String alice = baton.register("alice");
             baton.acquire(alice, baton.file("App.java"), 0);
@@ -105,15 +106,12 @@ class EventStreamTest {
             assertThat(denied.path("session_id").asText()).isEqualTo(alice);
             assertThat(denied.path("holder").asText()).isEqualTo(bob);
 
-            agent.destroyForcibly();
-            agent.waitFor();
+            agent.kill();
             JsonNode cleaned = client.awaitEvent("stale.cleaned").path("data");
             assertThat(cleaned.path("session_id").asText()).isEqualTo(bob);
             assertThat(cleaned.path("reason").asText()).isEqualTo("holder-exited");
             assertThat(cleaned.path("files")).extracting(JsonNode::asText).containsExactly(baton.file("Lib.java"));
             assertThat(client.events("session.updated")).isEmpty();
-        } finally {
-            agent.destroyForcibly();
         }
     }
 

@@ -8,6 +8,7 @@ import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.TestSidecar.Reply;
 import dev.baton.lock.ReleaseReason;
+import dev.baton.support.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -158,54 +159,45 @@ class NegotiationApiTest {
 
     @Test
     void resolvesWhenTheHoldersProcessDiesAndCleanupFreesTheFile() throws Exception {
-        Process agent = new ProcessBuilder("sleep", "60").start();
-        try {
+        try (ChildProcess agent = ChildProcess.sleeping()) {
             Agent doomed = sidecar.register("session-doomed", agent.pid());
             sidecar.acquire(doomed, "src/Util.java");
             CompletableFuture<Reply> waiting = CompletableFuture.supplyAsync(() -> negotiate(b, "src/Util.java", "normal", 600));
             await().atMost(Duration.ofSeconds(10)).until(() -> !sidecar.baton().negotiations().pendingRequests().isEmpty());
 
-            agent.destroyForcibly().waitFor();
+            agent.kill();
             assertThat(sidecar.post("/v1/cleanup-stale", Map.of(), Map.of()).status()).isEqualTo(200);
 
             JsonNode outcome = waiting.get(10, TimeUnit.SECONDS).body().path("negotiation");
             assertThat(outcome.path("status").asText()).isEqualTo("released");
             assertThat(outcome.path("resolution").asText()).isEqualTo("holder-exited");
-        } finally {
-            agent.destroyForcibly();
         }
     }
 
     @Test
     void resolvesWhenTheHoldersProcessDiedAndTheRequesterTakesTheFile() throws Exception {
-        Process agent = new ProcessBuilder("sleep", "60").start();
-        try {
+        try (ChildProcess agent = ChildProcess.sleeping()) {
             Agent doomed = sidecar.register("session-doomed", agent.pid());
             sidecar.acquire(doomed, "src/Util.java");
             String id = negotiate(b, "src/Util.java", "normal", 0).body().path("negotiation").path("id").asText();
-            agent.destroyForcibly().waitFor();
+            agent.kill();
 
             assertThat(sidecar.acquire(b, "src/Util.java").body().path("all_acquired").asBoolean()).isTrue();
             assertThat(negotiation(id).path("status").asText()).isEqualTo("released");
             assertThat(negotiation(id).path("resolution").asText()).isEqualTo("holder-exited");
-        } finally {
-            agent.destroyForcibly();
         }
     }
 
     @Test
     void askingADeadHolderFreesTheFileAtOnce() throws Exception {
-        Process agent = new ProcessBuilder("sleep", "60").start();
-        try {
+        try (ChildProcess agent = ChildProcess.sleeping()) {
             Agent doomed = sidecar.register("session-doomed", agent.pid());
             sidecar.acquire(doomed, "src/Util.java");
-            agent.destroyForcibly().waitFor();
+            agent.kill();
 
             JsonNode outcome = negotiate(b, "src/Util.java", "normal", 0).body().path("negotiation");
             assertThat(outcome.path("status").asText()).isEqualTo("released");
             assertThat(outcome.path("resolution").asText()).isEqualTo("holder-exited");
-        } finally {
-            agent.destroyForcibly();
         }
     }
 

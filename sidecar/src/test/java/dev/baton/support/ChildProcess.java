@@ -2,7 +2,7 @@ package dev.baton.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** A real, separate OS process (sleep) to stand in for an agent whose liveness is checked. */
 public final class ChildProcess implements AutoCloseable {
@@ -26,14 +26,7 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     public void kill() {
-        process.destroyForcibly();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("process " + pid() + " did not exit after SIGKILL");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Sigkill.of(process, Duration.ofSeconds(10));
     }
 
     @Override

@@ -59,14 +59,7 @@ public final class SidecarProcess implements AutoCloseable {
 
     /** SIGKILL: no shutdown hook runs, nothing is flushed. */
     public void kill() {
-        process.destroyForcibly();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the sidecar survived SIGKILL");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Sigkill.of(process, Duration.ofSeconds(30));
     }
 
     @Override
