@@ -132,8 +132,7 @@ class GroupCommitTest {
     }
 
     /** The real store, with one commit held until released (and then failed, if asked), recording what is durable. */
-    static final class HeldStore implements Store {
-        private final SqliteStore real;
+    static final class HeldStore extends ForwardingStore {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final Set<String> durableLocks = ConcurrentHashMap.newKeySet();
@@ -144,7 +143,7 @@ class GroupCommitTest {
         private volatile boolean counting;
 
         HeldStore(SqliteStore real) {
-            this.real = real;
+            super(real);
         }
 
         @Override
@@ -169,46 +168,6 @@ class GroupCommitTest {
             if (counting && !locks.isEmpty()) {
                 lockCommits.add(locks.size());
             }
-        }
-
-        @Override
-        public Snapshot load() {
-            return real.load();
-        }
-
-        @Override
-        public List<AuditEntry> history(String file, int limit) {
-            return real.history(file, limit);
-        }
-
-        @Override
-        public List<AuditEntry> auditSince(long afterId, int limit) {
-            return real.auditSince(afterId, limit);
-        }
-
-        @Override
-        public List<EventRecord> eventsAfter(long afterSeq, int limit) {
-            return real.eventsAfter(afterSeq, limit);
-        }
-
-        @Override
-        public long oldestEventSeq() {
-            return real.oldestEventSeq();
-        }
-
-        @Override
-        public long newestEventSeq() {
-            return real.newestEventSeq();
-        }
-
-        @Override
-        public String describe() {
-            return real.describe();
-        }
-
-        @Override
-        public void close() {
-            real.close();
         }
     }
 }

@@ -1,0 +1,58 @@
+package dev.baton.state;
+
+import java.util.List;
+
+/** A real store with the test's own commit in front of it; everything else goes straight through. */
+abstract class ForwardingStore implements Store {
+
+    protected final Store real;
+
+    ForwardingStore(Store real) {
+        this.real = real;
+    }
+
+    @Override
+    public void commit(List<Change> changes) {
+        real.commit(changes);
+    }
+
+    @Override
+    public Snapshot load() {
+        return real.load();
+    }
+
+    @Override
+    public List<AuditEntry> history(String file, int limit) {
+        return real.history(file, limit);
+    }
+
+    @Override
+    public List<AuditEntry> auditSince(long afterId, int limit) {
+        return real.auditSince(afterId, limit);
+    }
+
+    @Override
+    public List<EventRecord> eventsAfter(long afterSeq, int limit) {
+        return real.eventsAfter(afterSeq, limit);
+    }
+
+    @Override
+    public long oldestEventSeq() {
+        return real.oldestEventSeq();
+    }
+
+    @Override
+    public long newestEventSeq() {
+        return real.newestEventSeq();
+    }
+
+    @Override
+    public String describe() {
+        return real.describe();
+    }
+
+    @Override
+    public void close() {
+        real.close();
+    }
+}
