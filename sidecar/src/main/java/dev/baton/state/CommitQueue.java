@@ -2,6 +2,8 @@ package dev.baton.state;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -28,6 +30,8 @@ final class CommitQueue {
     private final List<Consumer<List<Change>>> listeners;
     private final ReentrantLock committer = new ReentrantLock();
     private List<Pending> queued = new ArrayList<>();
+    /** The transaction enqueued last; commits are in queue order, so once it is settled all before it are. */
+    private Pending last;
 
     CommitQueue(ReentrantLock monitor, Store store, List<Consumer<List<Change>>> listeners) {
         this.monitor = monitor;
@@ -35,11 +39,12 @@ final class CommitQueue {
         this.listeners = listeners;
     }
 
-    /** One queued transaction and the thread that waits for it. */
+    /** One queued transaction, the thread that waits for it, and the readers whose answers rest on it. */
     static final class Pending {
         private final Transaction tx;
         private final List<Change> changes;
         private final Thread writer = Thread.currentThread();
+        private final Queue<Thread> readers = new ConcurrentLinkedQueue<>();
         /** Null while queued; then {@link #DURABLE} or the failure. Published by the volatile write. */
         private volatile Object outcome;
 
@@ -55,11 +60,37 @@ final class CommitQueue {
     Pending enqueue(Transaction tx) {
         Pending pending = new Pending(tx);
         queued.add(pending);
+        last = pending;
         return pending;
+    }
+
+    /**
+     * Called under the monitor by a transaction that changed nothing: the newest transaction not yet
+     * durable, whose changes its answer may rest on (a lock taken a moment ago by a parallel call of the
+     * same session), or null when everything in memory is durable.
+     */
+    Pending basis() {
+        return last != null && last.outcome == null ? last : null;
     }
 
     /** Called without the monitor: returns once the transaction is durable, or throws its failure. */
     void awaitDurable(Pending pending) {
+        awaitSettled(pending);
+        if (pending.outcome instanceof StoreException failure) {
+            throw failure;
+        }
+    }
+
+    /**
+     * For a transaction that changed nothing but read what {@code basis} changed: returns once that is
+     * durable; throws its failure if it was undone instead, since the answer would then rest on nothing.
+     */
+    void awaitBasis(Pending basis) {
+        basis.readers.add(Thread.currentThread());
+        awaitDurable(basis);
+    }
+
+    private void awaitSettled(Pending pending) {
         boolean interrupted = false;
         while (pending.outcome == null) {
             if (committer.tryLock()) {
@@ -77,9 +108,6 @@ final class CommitQueue {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-        if (pending.outcome instanceof StoreException failure) {
-            throw failure;
         }
     }
 
@@ -148,6 +176,7 @@ final class CommitQueue {
             if (pending.writer != self) {
                 LockSupport.unpark(pending.writer);
             }
+            pending.readers.forEach(LockSupport::unpark);
         }
     }
 

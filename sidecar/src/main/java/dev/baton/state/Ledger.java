@@ -13,6 +13,8 @@ import java.util.function.Function;
 /**
  * The single writer: every change to Baton's state runs here, one at a time, and is durable in the
  * store before the caller gets an answer (concurrent writers share one commit: {@link CommitQueue}).
+ * A transaction that changes nothing is answered once the changes it saw are durable too. Reads
+ * ({@link #read}) see memory as it is, durable or not: what promises something goes through a write.
  * Waiters park on {@link #awaitChange} and wake on the next change; listeners see each durable
  * transaction's changes in commit order.
  */
@@ -98,6 +100,7 @@ public final class Ledger implements AutoCloseable {
 
     public <T> Tracked<T> writeTracked(Function<Transaction, T> work) {
         CommitQueue.Pending pending = null;
+        CommitQueue.Pending basis = null;
         T result;
         long after;
         monitor.lock();
@@ -122,6 +125,8 @@ public final class Ledger implements AutoCloseable {
                 pending = commits.enqueue(tx);
                 version++;
                 changed.signalAll();
+            } else {
+                basis = commits.basis();
             }
             after = version;
         } finally {
@@ -129,6 +134,10 @@ public final class Ledger implements AutoCloseable {
         }
         if (pending != null) {
             commits.awaitDurable(pending);
+        } else if (basis != null) {
+            // Nothing changed, but the answer may rest on a change not yet durable ("this file is yours
+            // already" after a parallel call took it): it is given once that change is, or not at all.
+            commits.awaitBasis(basis);
         }
         return new Tracked<>(result, after);
     }

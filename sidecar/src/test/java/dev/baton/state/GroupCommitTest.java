@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.Baton;
 import dev.baton.liveness.OsProcessLiveness;
+import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Registration;
@@ -15,18 +16,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Concurrent writers and the group commit: shared commits, no early replies, and a failure that undoes them all. */
+/**
+ * Concurrent writers and the group commit: shared commits, no early replies (not even for a call that changed
+ * nothing but saw a change in flight), and a failure that undoes them all.
+ */
 class GroupCommitTest {
 
     private static final int WAITING = 8;
@@ -86,6 +95,45 @@ class GroupCommitTest {
         }
     }
 
+    @ParameterizedTest(name = "the change it rests on fails: {0}")
+    @ValueSource(booleans = {false, true})
+    void anAnswerThatRestsOnAChangeNotYetDurableWaitsForItAndSharesItsFate(boolean fails) throws Exception {
+        HeldStore store = new HeldStore(new SqliteStore(dir.resolve("baton.db")));
+        try (Baton baton = open(store)) {
+            Future<?> first = holdFirstCommit(baton, store, new CopyOnWriteArrayList<>());
+            // A parallel call of the same session: in memory /r/0 is s0's already, so this acquire changes nothing.
+            CompletableFuture<AcquireOutcome> again = new CompletableFuture<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    again.complete(baton.locks().acquire(AcquireRequest.explicit("s0", List.of("/r/0"), Duration.ZERO)));
+                } catch (RuntimeException e) {
+                    again.completeExceptionally(e);
+                }
+            });
+            caller.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> again.isDone()
+                    || LockSupport.getBlocker(caller) instanceof CommitQueue);
+            if (again.isDone()) {
+                store.release.countDown(); // so that closing does not wait for the held commit
+            }
+            assertThat(again).as("answered while the lock it reports was not durable").isNotDone();
+
+            store.failHeld = fails;
+            store.release.countDown();
+            if (fails) {
+                assertThat(failureOf(first)).isInstanceOf(StoreException.class);
+                assertThat(again).failsWithin(Duration.ofSeconds(30)).withThrowableOfType(ExecutionException.class)
+                        .withCauseInstanceOf(StoreException.class);
+                assertThat(baton.locks().holderOf("/r/0")).isEmpty();
+            } else {
+                first.get(30, TimeUnit.SECONDS);
+                assertThat(again.get(30, TimeUnit.SECONDS).results()).singleElement()
+                        .satisfies(result -> assertThat(result.reentrant()).isTrue());
+                assertThat(store.durableLocks).contains("/r/0");
+            }
+        }
+    }
+
     private Baton open(Store store) {
         Baton baton = new Baton(store, Clock.systemUTC(), new OsProcessLiveness(), Duration.ofMinutes(30));
         for (int i = 0; i <= WAITING; i++) {
@@ -126,7 +174,7 @@ class GroupCommitTest {
         try {
             writer.get(30, TimeUnit.SECONDS);
             return null;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return e.getCause();
         }
     }
