@@ -6,21 +6,24 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.http.Json;
 import dev.baton.support.SidecarProcess;
+import dev.baton.support.Sigkill;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
-import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -34,7 +37,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,9 +44,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Kills a loaded sidecar with SIGKILL at random moments and checks, after every restart, that it
  * kept every promise it made: acknowledged acquires are held, acknowledged releases are not, the
- * database is intact, and no two clients were ever told they held the same file. Four clients use
- * the HTTP API; a fifth takes its files through the real hook script, as Claude Code would.
- * {@code -Dbaton.crash.kills=N} runs a longer campaign (CI runs the default).
+ * database is intact, and no two clients were ever told they held the same file. The clients are
+ * processes of their own ({@link CrashClient}): four use the HTTP API, a fifth takes its files through
+ * the real hook script, as Claude Code would. {@code -Dbaton.crash.kills=N} runs a longer campaign (CI
+ * runs the default).
  */
 class CrashSafetyTest {
 
@@ -60,7 +63,6 @@ class CrashSafetyTest {
     @TempDir Path home;
     @TempDir Path repo;
     @TempDir Path lastKill;
-    String editTemplate;
 
     @Test
     void acknowledgedLocksSurviveRepeatedSigkills() throws Exception {
@@ -72,25 +74,33 @@ class CrashSafetyTest {
         }
         clients.add(new ClientState("crash-hook-client", true));
         run(repo, "git", "init", "-q");
+        Path template = home.resolve("hook-client-edit.json");
         try (var in = CrashSafetyTest.class.getResourceAsStream("/hook-samples/claude-pretooluse-edit.json")) {
-            editTemplate = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+            Files.writeString(template, new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace("3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01", "crash-hook-client")
-                    .replace("\"cwd\":\"/home/dev/shop\"", "\"cwd\":\"" + repo + "\"");
+                    .replace("\"cwd\":\"/home/dev/shop\"", "\"cwd\":\"" + repo + "\""));
         }
         int acknowledged = 0;
-        for (int round = 0; round < kills; round++) {
-            SidecarProcess sidecar = SidecarProcess.start(home);
-            try {
-                verifyPromises(sidecar, clients, round);
-                acknowledged += load(sidecar, clients, random, 20 + random.nextInt(300), round);
-            } finally {
-                sidecar.kill();
+        try {
+            for (ClientState client : clients) {
+                client.start(repo, home, template);
             }
-            keepDatabaseAsKilled();
-            assertIntegrity();
-        }
-        try (SidecarProcess last = SidecarProcess.start(home)) {
-            verifyPromises(last, clients, kills);
+            for (int round = 0; round < kills; round++) {
+                SidecarProcess sidecar = SidecarProcess.start(home);
+                try {
+                    verifyPromises(sidecar, clients, round);
+                    acknowledged += load(sidecar, clients, random, 20 + random.nextInt(300), round);
+                } finally {
+                    sidecar.kill();
+                }
+                keepDatabaseAsKilled();
+                assertIntegrity();
+            }
+            try (SidecarProcess last = SidecarProcess.start(home)) {
+                verifyPromises(last, clients, kills);
+            }
+        } finally {
+            clients.forEach(ClientState::stop);
         }
         assertThat(acknowledged).as("acknowledged operations across all rounds").isGreaterThan(kills);
         assertThat(clients).allSatisfy(client -> assertThat(client.acquisitions).as(client.session).isPositive());
@@ -100,8 +110,8 @@ class CrashSafetyTest {
     }
 
     /**
-     * What one client was told: files it holds for sure, files it released for sure, files in doubt; and its
-     * latest operations, each with the round and the times (UTC) it was sent and answered.
+     * One client process and what it was told: files it holds for sure, files it released for sure, files in
+     * doubt; and its latest operations, each with the round and the times (UTC) it was sent and answered.
      */
     static final class ClientState {
         final String session;
@@ -111,10 +121,65 @@ class CrashSafetyTest {
         final Set<String> inDoubt = new HashSet<>();
         final Deque<String> trace = new ArrayDeque<>();
         int acquisitions;
+        private Process process;
+        private PrintWriter commands;
+        private BufferedReader reports;
+        private Path errors;
 
         ClientState(String session, boolean viaHook) {
             this.session = session;
             this.viaHook = viaHook;
+        }
+
+        void start(Path repo, Path home, Path editTemplate) throws IOException {
+            errors = home.resolve(session + ".err");
+            process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                    CrashClient.class.getName(), session, viaHook ? "hook" : "api", repo.toRealPath().toString(),
+                    String.valueOf(FILES), home.toString(), SCRIPT.toString(), editTemplate.toString())
+                    .redirectError(errors.toFile()).start();
+            commands = new PrintWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), true);
+            reports = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /**
+         * Runs one round against the sidecar and applies each report as it comes; returns the number of
+         * acknowledged operations once the client says the round is over for it (its sidecar was killed).
+         */
+        int round(SidecarProcess sidecar, long seed, int round, AtomicInteger replies) throws IOException, InterruptedException {
+            commands.println(sidecar.port() + " " + sidecar.token() + " " + seed);
+            int acknowledged = 0;
+            for (String line; (line = reports.readLine()) != null; ) {
+                String[] report = line.split("\t");
+                if (report[0].equals("end")) {
+                    return acknowledged;
+                }
+                String operation = report[1];
+                String file = report[2];
+                if (report[0].equals("doubt")) {
+                    inDoubt.add(file);
+                    trace(String.format("round %d, %s-%s: %s %s: in doubt (%s)", round, report[3], report[4], operation, file,
+                            report[5]));
+                    continue;
+                }
+                trace(String.format("round %d, %s-%s: %s %s: %s", round, report[4], report[5], operation, file, report[3]));
+                switch (report[3]) {
+                    case "released" -> {
+                        held.remove(file);
+                        released.add(file);
+                    }
+                    case "acquired" -> {
+                        released.remove(file);
+                        held.add(file);
+                        acquisitions++;
+                    }
+                    default -> { } // refused: nothing changed for this client
+                }
+                acknowledged++;
+                replies.incrementAndGet();
+            }
+            throw new IOException(session + " exited with " + process.waitFor(10, TimeUnit.SECONDS) + " in round " + round
+                    + "; its errors: " + Files.readString(errors));
         }
 
         void trace(String line) {
@@ -123,109 +188,34 @@ class CrashSafetyTest {
                 trace.removeFirst();
             }
         }
+
+        void stop() {
+            if (process != null) {
+                commands.close(); // end of input: the client exits
+                Sigkill.of(process, Duration.ofSeconds(30));
+            }
+        }
     }
 
     /** Runs the clients and kills the sidecar once they have had {@code killAfter} replies between them. */
     private int load(SidecarProcess sidecar, List<ClientState> clients, Random random, int killAfter, int round)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients.size());
-        AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger replies = new AtomicInteger();
         List<Future<Integer>> futures = new ArrayList<>();
         for (ClientState client : clients) {
             long seed = random.nextLong();
-            futures.add(pool.submit(() -> drive(sidecar, client, new Random(seed), stop, replies, round)));
+            futures.add(pool.submit(() -> client.round(sidecar, seed, round, replies)));
         }
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(1)).until(() -> replies.get() >= killAfter);
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(1))
+                .until(() -> replies.get() >= killAfter || futures.stream().anyMatch(Future::isDone));
         sidecar.kill();
-        stop.set(true);
         int acknowledged = 0;
         for (Future<Integer> future : futures) {
             acknowledged += future.get(60, TimeUnit.SECONDS);
         }
         pool.shutdown();
         return acknowledged;
-    }
-
-    private int drive(SidecarProcess sidecar, ClientState client, Random random, AtomicBoolean stop, AtomicInteger replies,
-                      int round) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        int acknowledged = 0;
-        String operation = "register";
-        String sent = now();
-        try {
-            if (!client.viaHook) {
-                post(http, sidecar, "/v1/sessions", Map.of("session_id", client.session, "agent", "api"));
-            }
-            while (!stop.get()) {
-                String file = repo.toRealPath() + "/file-" + random.nextInt(FILES);
-                // The hook client's session exists once its first hook call registered it.
-                boolean release = random.nextBoolean() && !(client.viaHook && client.acquisitions == 0);
-                client.inDoubt.add(file);
-                operation = (release ? "release " : client.viaHook ? "hook edit " : "acquire ") + file;
-                sent = now();
-                boolean acquired;
-                if (release) {
-                    post(http, sidecar, "/v1/locks/release", Map.of("session_id", client.session, "files", List.of(file)));
-                    acquired = false;
-                } else if (client.viaHook) {
-                    acquired = acquireThroughHook(file);
-                } else {
-                    acquired = post(http, sidecar, "/v1/locks/acquire", Map.of("session_id", client.session, "files", List.of(file)))
-                            .path("all_acquired").asBoolean();
-                }
-                client.inDoubt.remove(file);
-                client.trace(String.format("round %d, %s-%s: %s: %s", round, sent, now(), operation,
-                        release ? "released" : acquired ? "acquired" : "refused"));
-                acknowledged++;
-                replies.incrementAndGet();
-                if (release) {
-                    client.held.remove(file);
-                    client.released.add(file);
-                } else if (acquired) {
-                    client.released.remove(file);
-                    client.held.add(file);
-                    client.acquisitions++;
-                }
-            }
-        } catch (IOException e) {
-            // the sidecar was killed mid-request: the file that was in flight stays in doubt
-            client.trace(String.format("round %d, %s-%s: %s: in doubt (%s)", round, sent, now(), operation, e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return acknowledged;
-    }
-
-    /**
-     * One PreToolUse through the real script: silent exit 0 is an acknowledged acquire, a deny is an
-     * acknowledged refusal; anything else (the sidecar died under the call) leaves the file in doubt.
-     */
-    private boolean acquireThroughHook(String file) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(SCRIPT.toString(), "claude", "PreToolUse");
-        builder.environment().put("BATON_HOME", home.toString());
-        builder.environment().put("BATON_BIN", "/nonexistent/baton"); // never auto-start a second sidecar here
-        builder.environment().put("BATON_HOOK_TIMEOUT", "5");
-        Process script = builder.start();
-        try (var stdin = script.getOutputStream()) {
-            stdin.write(editTemplate.replace("/home/dev/shop/src/main/java/shop/Cart.java", file)
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-        if (!script.waitFor(30, TimeUnit.SECONDS)) {
-            script.destroyForcibly();
-            throw new IOException("the hook script hung");
-        }
-        String out = new String(script.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (script.exitValue() != 0) {
-            throw new IOException("the hook failed closed (sidecar gone): exit " + script.exitValue());
-        }
-        if (out.isBlank()) {
-            return true;
-        }
-        if (out.contains("\"permissionDecision\":\"deny\"")) {
-            return false;
-        }
-        throw new IOException("unexpected hook output: " + out);
     }
 
     private static void run(Path dir, String... command) throws IOException, InterruptedException {
@@ -321,30 +311,12 @@ class CrashSafetyTest {
                 + "evidence (the database as the killed sidecar left it, the sidecar's log, all traces): " + evidence);
     }
 
-    /** Wall-clock time of day in UTC, as the audit history's instants read. */
-    private static String now() {
-        return LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS).toString();
-    }
-
     private void assertIntegrity() throws Exception {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("baton.db"));
              ResultSet rs = connection.createStatement().executeQuery("PRAGMA integrity_check")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("ok");
         }
-    }
-
-    private static JsonNode post(HttpClient http, SidecarProcess sidecar, String path, Object body)
-            throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sidecar.port() + path))
-                .timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + sidecar.token())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body))).build();
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        if (response.statusCode() != 200 && response.statusCode() != 201) {
-            throw new IOException("unexpected status " + response.statusCode() + ": " + new String(response.body()));
-        }
-        return Json.mapper().readTree(response.body());
     }
 
     private static JsonNode get(HttpClient http, SidecarProcess sidecar, String path) throws IOException, InterruptedException {

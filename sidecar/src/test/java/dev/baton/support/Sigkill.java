@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /** SIGKILL for a child process: no shutdown hook runs, nothing is flushed, and it is gone when this returns. */
-final class Sigkill {
+public final class Sigkill {
 
     private Sigkill() {
     }
 
-    static void of(Process process, Duration within) {
+    public static void of(Process process, Duration within) {
         process.destroyForcibly();
         try {
             if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
