@@ -178,8 +178,8 @@ class CrashSafetyTest {
                 acknowledged++;
                 replies.incrementAndGet();
             }
-            throw new IOException(session + " exited with " + process.waitFor(10, TimeUnit.SECONDS) + " in round " + round
-                    + "; its errors: " + Files.readString(errors));
+            String how = process.waitFor(10, TimeUnit.SECONDS) ? "exited with " + process.exitValue() : "closed its output";
+            throw new IOException(session + " " + how + " in round " + round + "; its errors: " + Files.readString(errors));
         }
 
         void trace(String line) {
@@ -191,8 +191,7 @@ class CrashSafetyTest {
 
         void stop() {
             if (process != null) {
-                commands.close(); // end of input: the client exits
-                Sigkill.of(process, Duration.ofSeconds(30));
+                Sigkill.of(process, Duration.ofSeconds(30)); // idle between rounds: nothing of it is lost
             }
         }
     }
