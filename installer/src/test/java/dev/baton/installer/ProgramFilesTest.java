@@ -9,8 +9,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ProgramFilesTest extends MachineFixture {
 
@@ -90,6 +93,30 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
                 "-XX:+UseSerialGC", "-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
                 "-Xlog:class+path=off", "-jar", machine.layout().installedJar().toString(), "serve");
+    }
+
+    /** The two launchers are written apart (bash in the checkout, text from the installer): they must not drift. */
+    @ParameterizedTest(name = "baton {0}")
+    @ValueSource(strings = {"status", "serve"})
+    void theInstalledLauncherRunsJavaJustAsTheCheckoutsBinBatonDoes(String command) throws Exception {
+        useJavaThatPrintsItsArguments();
+        machine.install(Scope.USER);
+        write(ClassDataArchive.of(machine.layout().installedJar()), "archive");
+
+        ProcessBuilder checkout = new ProcessBuilder(Path.of("..", "bin", "baton").toAbsolutePath().toString(), command);
+        checkout.environment().put("JAVA_HOME", machine.env.get("JAVA_HOME"));
+        checkout.environment().put("BATON_JAR", machine.layout().installedJar().toString());
+        checkout.environment().remove("BATON_JAVA_OPTS");
+        ProcessBuilder installed = new ProcessBuilder(machine.layout().launcher().toString(), command);
+        installed.environment().remove("BATON_JAVA_OPTS");
+
+        assertThat(argumentsOf(installed)).isEqualTo(argumentsOf(checkout)).contains("-Xshare:auto", "-jar", command);
+    }
+
+    private static List<String> argumentsOf(ProcessBuilder launcher) throws Exception {
+        Process process = launcher.redirectErrorStream(true).start();
+        assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        return new String(process.getInputStream().readAllBytes()).lines().toList();
     }
 
     /** JAVA_HOME becomes a stand-in whose java prints its arguments, one per line. */
