@@ -67,7 +67,8 @@ public class EventBench {
             String token = sidecar.home().readToken().orElseThrow();
             String base = "http://127.0.0.1:" + sidecar.port();
             HttpClient http = HttpClient.newHttpClient();
-            post(http, base, token, "/v1/sessions", "{\"session_id\":\"bench\",\"agent\":\"api\"}");
+            String key = dev.baton.http.Json.mapper().readTree(post(http, base, token, "", "/v1/sessions",
+                    "{\"session_id\":\"bench\",\"agent\":\"api\"}")).path("key").asText();
             Path repo = Files.createDirectories(dir.resolve("repo")).toRealPath();
 
             List<Receiver> receivers = new ArrayList<>();
@@ -85,7 +86,7 @@ public class EventBench {
             for (int i = 0; i < events + warmup; i++) {
                 String body = "{\"session_id\":\"bench\",\"files\":[\"" + repo.resolve("F" + i + ".java") + "\"]}";
                 sent[i] = System.nanoTime();
-                post(http, base, token, "/v1/locks/acquire", body);
+                post(http, base, token, key, "/v1/locks/acquire", body);
                 replied[i] = System.nanoTime();
             }
             for (Receiver receiver : receivers) {
@@ -304,13 +305,19 @@ public class EventBench {
         return String.format("s%03d", session);
     }
 
-    private static void post(HttpClient http, String base, String token, String path, String body) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
+    /** Posts as the session whose key is given (an empty key for a call that acts for none); returns the reply. */
+    private static String post(HttpClient http, String base, String token, String key, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!key.isEmpty()) {
+            request.header(dev.baton.http.Callers.KEY_HEADER, key);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() >= 300) {
             throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
         }
+        return response.body();
     }
 
     private static long pct(List<Long> values, int percentile) {

@@ -120,7 +120,7 @@ public final class TestSidecar implements AutoCloseable {
     }
 
     public Reply acquire(Agent agent, String file) {
-        return post("/v1/locks/acquire", Map.of("session_id", agent.id(), "files", java.util.List.of(file(file))), Map.of());
+        return post("/v1/locks/acquire", Map.of("session_id", agent.id(), "files", java.util.List.of(file(file))), agent.proof());
     }
 
     public Reply post(String path, Object body, Map<String, String> headers) {

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The session a coordination verb acts for, and a client that proves it: with {@code --key} the
+ * The session a verb acts for (a lock, a negotiation, a message), and a client that proves it: with {@code --key} the
  * key; otherwise this process, which the sidecar checks descends from the session's agent (the
  * CLI run from an agent's shell, or from the terminal its shell session belongs to).
  */

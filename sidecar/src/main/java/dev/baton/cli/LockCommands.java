@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -35,20 +36,20 @@ final class LockCommands {
         @Parameters(arity = "1..*", paramLabel = "FILE") List<String> files;
         @Option(names = "--wait", paramLabel = "SECONDS", description = "Wait up to SECONDS for a held file (0 = try once).")
         int waitSeconds;
-        @Option(names = "--session", description = "Act for this session id instead of the caller's.") String session;
+        @Mixin AgentOptions agent;
 
         @Override
         public Integer call() {
             if (waitSeconds < 0) {
                 throw new CliException("--wait must be zero or more seconds");
             }
-            SidecarClient client = client();
+            AgentCaller caller = agent.resolve(client());
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("session_id", CallerSession.resolve(client, session));
+            body.put("session_id", caller.sessionId());
             body.put("files", files);
             body.put("wait_seconds", waitSeconds);
             body.put("cwd", cwd());
-            JsonNode reply = client.post("/v1/locks/acquire", body, Duration.ofSeconds(waitSeconds + 30L));
+            JsonNode reply = caller.client().post("/v1/locks/acquire", body, Duration.ofSeconds(waitSeconds + 30L));
             PrintWriter out = spec.commandLine().getOut();
             Output.print(out, reply, json, () -> {
                 for (JsonNode result : reply.path("results")) {
@@ -71,7 +72,7 @@ final class LockCommands {
         @Spec CommandSpec spec;
         @Parameters(arity = "0..*", paramLabel = "FILE") List<String> files;
         @Option(names = "--all", description = "Release everything this session holds.") boolean all;
-        @Option(names = "--session", description = "Act for this session id instead of the caller's.") String session;
+        @Mixin AgentOptions agent;
 
         @Override
         public Integer call() {
@@ -79,16 +80,16 @@ final class LockCommands {
             if (all == hasFiles) {
                 throw new CliException(all ? "give either FILE… or --all, not both" : "name the files to release, or --all");
             }
-            SidecarClient client = client();
+            AgentCaller caller = agent.resolve(client());
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("session_id", CallerSession.resolve(client, session));
+            body.put("session_id", caller.sessionId());
             if (all) {
                 body.put("all", true);
             } else {
                 body.put("files", files);
                 body.put("cwd", cwd());
             }
-            JsonNode reply = client.post("/v1/locks/release", body, Duration.ofSeconds(10));
+            JsonNode reply = caller.client().post("/v1/locks/release", body, Duration.ofSeconds(10));
             PrintWriter out = spec.commandLine().getOut();
             Output.print(out, reply, json, () -> {
                 reply.path("released").forEach(f -> out.println("released: " + Output.relative(f.asText())));

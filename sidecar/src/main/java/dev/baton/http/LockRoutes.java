@@ -19,7 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** File locks over HTTP: acquire, release, list, check, force-release, cleanup, history. */
+/**
+ * File locks over HTTP: acquire, release, list, check, force-release, cleanup, history. Taking and releasing
+ * act for a session and need its proof ({@link Callers}): one agent cannot take or free files in another's name.
+ * Force-release is the supervisor's (and a negotiation's) way to free someone else's file, and is audited as such.
+ */
 final class LockRoutes {
 
     static final int MAX_FILES = 1000;
@@ -52,7 +56,7 @@ final class LockRoutes {
 
     private void acquire(Context ctx) {
         AcquireBody body = Bodies.read(ctx, AcquireBody.class);
-        String session = requireSession(body.sessionId());
+        String session = Callers.verify(baton, ctx, body.sessionId()).id();
         List<String> files = canonical(body.files(), body.cwd());
         int wait = body.waitSeconds() == null ? 0 : body.waitSeconds();
         if (wait < 0 || wait > MAX_WAIT_SECONDS) {
@@ -64,7 +68,7 @@ final class LockRoutes {
 
     private void release(Context ctx) {
         ReleaseBody body = Bodies.read(ctx, ReleaseBody.class);
-        String session = requireSession(body.sessionId());
+        String session = Callers.verify(baton, ctx, body.sessionId()).id();
         boolean all = Boolean.TRUE.equals(body.all());
         if (all && body.files() != null) {
             throw BatonException.invalid("give either 'files' or 'all', not both");

@@ -1,6 +1,8 @@
 package dev.baton.server;
 
 import dev.baton.home.BatonHome;
+import dev.baton.http.Callers;
+import dev.baton.http.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,11 +34,12 @@ public final class StartupTraining {
             String token = Files.readString(new BatonHome(dir).tokenFile()).trim();
             String file = dir.resolve("work/example.txt").toString();
             expect("GET", base + "/v1/health", token, null);
-            expect("POST", base + "/v1/sessions", token, "{\"session_id\":\"training\",\"agent\":\"api\"}");
+            String registered = expect("POST", base + "/v1/sessions", token, "{\"session_id\":\"training\",\"agent\":\"api\"}");
+            String key = Json.mapper().readTree(registered).path("key").asText();
             String files = "{\"session_id\":\"training\",\"files\":[\"" + file + "\"]}";
-            expect("POST", base + "/v1/locks/acquire", token, files);
+            expect("POST", base + "/v1/locks/acquire", token, files, key);
             expect("GET", base + "/v1/locks", token, null);
-            expect("POST", base + "/v1/locks/release", token, files);
+            expect("POST", base + "/v1/locks/release", token, files, key);
             expect("POST", base + "/v1/hooks?agent=claude&event=PreToolUse", token, """
                     {"session_id":"training-hook","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Edit",
                      "tool_input":{"file_path":"%s","old_string":"a","new_string":"b"}}""".formatted(dir, file));
@@ -48,11 +51,19 @@ public final class StartupTraining {
         }
     }
 
-    private static void expect(String method, String url, String token, String body) {
+    private static String expect(String method, String url, String token, String body) {
+        return expect(method, url, token, body, null);
+    }
+
+    /** Sends one request (as the session whose key is given, if any) and returns the reply, which must be a 2xx. */
+    private static String expect(String method, String url, String token, String body, String key) {
         try {
             HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
             connection.setRequestMethod(method);
             connection.setRequestProperty("Authorization", "Bearer " + token);
+            if (key != null) {
+                connection.setRequestProperty(Callers.KEY_HEADER, key);
+            }
             if (body != null) {
                 connection.setDoOutput(true);
                 connection.setRequestProperty("Content-Type", "application/json");
@@ -66,6 +77,7 @@ public final class StartupTraining {
                 if (answered / 100 != 2) {
                     throw new IllegalStateException(method + " " + url + " answered " + answered + ": " + reply);
                 }
+                return reply;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -165,7 +165,7 @@ public final class LockBench {
             String session = tag + "-" + c;
             futures.add(pool.submit(() -> {
                 try (RawHttpClient client = new RawHttpClient(port, token)) {
-                    client.send("POST", "/v1/sessions", "{\"session_id\":\"" + session + "\",\"agent\":\"api\"}");
+                    client.register(session);
                     String acquire = "{\"session_id\":\"" + session + "\",\"files\":[\"/bench/" + session + ".txt\"]}";
                     for (int i = 0; i < 200; i++) { // warm-up
                         client.send("POST", "/v1/locks/acquire", acquire);
@@ -212,13 +212,14 @@ public final class LockBench {
 
     private static int preload(int port, String token, int from, int to) throws IOException {
         try (RawHttpClient client = new RawHttpClient(port, token)) {
-            client.send("POST", "/v1/sessions", "{\"session_id\":\"filler\",\"agent\":\"api\"}");
+            String filler = "filler-" + to; // a session of its own per preload: a key is issued only to a new one
+            client.register(filler);
             for (int start = from; start < to; start += 1000) {
                 StringBuilder files = new StringBuilder();
                 for (int i = start; i < Math.min(to, start + 1000); i++) {
                     files.append(i == start ? "" : ",").append("\"/held/dir-").append(i % 97).append("/f-").append(i).append('"');
                 }
-                int status = client.send("POST", "/v1/locks/acquire", "{\"session_id\":\"filler\",\"files\":[" + files + "]}");
+                int status = client.send("POST", "/v1/locks/acquire", "{\"session_id\":\"" + filler + "\",\"files\":[" + files + "]}");
                 if (status != 200) {
                     throw new IllegalStateException("preload failed: " + client.lastBody);
                 }

@@ -1,5 +1,7 @@
 package dev.baton.bench;
 
+import dev.baton.http.Callers;
+import dev.baton.http.Json;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,10 +31,23 @@ final class RawHttpClient implements AutoCloseable {
         this.token = token;
     }
 
+    /** The key of the session this client acts for, sent with every request once known. */
+    private String key;
+
+    /** Registers the session (or finds it registered) and acts for it from now on, with the key it was issued. */
+    void register(String session) throws IOException {
+        int status = send("POST", "/v1/sessions", "{\"session_id\":\"" + session + "\",\"agent\":\"api\"}");
+        if (status != 201) {
+            throw new IOException("registering " + session + " answered " + status + ": " + lastBody);
+        }
+        key = Json.mapper().readTree(lastBody).path("key").asText();
+    }
+
     /** Sends a request and returns the status; the body is read and kept in {@link #lastBody}. */
     int send(String method, String path, String json) throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
         String head = method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + token
+                + (key == null ? "" : "\r\n" + Callers.KEY_HEADER + ": " + key)
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
         out.write(head.getBytes(StandardCharsets.US_ASCII));
         out.write(body);

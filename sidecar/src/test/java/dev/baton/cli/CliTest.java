@@ -59,7 +59,7 @@ class CliTest {
     void checkExitsOneAndNamesTheHolderWhenAnotherSessionHoldsTheFile() throws Exception {
         try (ChildProcess agent = ChildProcess.sleeping()) {
             sidecar.register("3f2a9c1e-7b4d", "claude-code", agent.pid());
-            sidecar.post("/v1/locks/acquire", Map.of("session_id", "3f2a9c1e-7b4d",
+            sidecar.postAs("3f2a9c1e-7b4d", "/v1/locks/acquire", Map.of("session_id", "3f2a9c1e-7b4d",
                     "files", List.of(work.resolve("App.java").toString())));
 
             BatonCli.Result checked = baton.run("check", "App.java");

@@ -182,13 +182,15 @@ class EventStreamTest {
     @Test
     void sequenceNumbersContinueAfterARestart() {
         long before;
+        Map<String, String> alicesKey;
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
             baton.acquire(baton.register("alice"), baton.file("App.java"), 0);
             before = baton.modules.events().lastSeq();
+            alicesKey = baton.proof("alice");
         }
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
             try (EventClient client = baton.events(0L)) {
-                baton.release("alice", baton.file("App.java"));
+                baton.post("/v1/locks/release", Map.of("session_id", "alice", "files", List.of(baton.file("App.java"))), alicesKey);
                 await().until(() -> client.events().size() >= before + 1);
                 assertThat(client.frames()).extracting(e -> e.path("seq").asLong())
                         .containsExactlyElementsOf(LongStream.rangeClosed(1, before + 1).boxed().toList());
@@ -223,6 +225,7 @@ class EventStreamTest {
     void aClientThatFallsAWholeQueueBehindIsToldToResyncAndClosed() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of("BATON_EVENT_CLIENT_QUEUE", "8"))) {
             // A long name makes every lock event large, so the stalled client's socket fills up quickly.
+            baton.register("alice");
             baton.post("/v1/sessions", Map.of("session_id", "alice", "name", "n".repeat(256 * 1024)));
             try (EventClient stalled = baton.stalledEvents(); EventClient reader = baton.events(null)) {
                 reader.firstFrame();

@@ -68,8 +68,8 @@ class ConcurrentLockingTest {
             String file = files.get(random.nextInt(files.size()));
             boolean release = random.nextBoolean();
             TempSidecar.Reply reply = release
-                    ? sidecar.post("/v1/locks/release", Map.of("session_id", session, "files", List.of(file)))
-                    : sidecar.post("/v1/locks/acquire", Map.of("session_id", session, "files", List.of(file)));
+                    ? sidecar.postAs(session, "/v1/locks/release", Map.of("session_id", session, "files", List.of(file)))
+                    : sidecar.postAs(session, "/v1/locks/acquire", Map.of("session_id", session, "files", List.of(file)));
             if (reply.status() != 200) {
                 errors++;
             } else if (!release && reply.body().path("all_acquired").asBoolean()

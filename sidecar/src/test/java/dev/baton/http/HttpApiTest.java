@@ -42,7 +42,7 @@ class HttpApiTest {
     }
 
     private Reply acquire(String session, Object files, int waitSeconds) {
-        return sidecar.post("/v1/locks/acquire", Map.of("session_id", session, "files", files, "wait_seconds", waitSeconds));
+        return sidecar.postAs(session, "/v1/locks/acquire", Map.of("session_id", session, "files", files, "wait_seconds", waitSeconds));
     }
 
     private String file(String name) {
@@ -101,7 +101,7 @@ class HttpApiTest {
         await().atMost(Duration.ofSeconds(5)).until(() ->
                 sidecar.get("/v1/history?file=" + file("x")).body().path("entries").findValuesAsText("action").contains("deny"));
         assertThat(waiting).isNotDone();
-        sidecar.post("/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("x"))));
+        sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("x"))));
 
         JsonNode reply = waiting.orTimeout(20, TimeUnit.SECONDS).join().body();
         assertThat(reply.path("all_acquired").asBoolean()).isTrue();
@@ -111,7 +111,7 @@ class HttpApiTest {
     void everyAcknowledgedLockIsThereAfterARestart() {
         sidecar.register("a", "cli", null);
         acquire("a", List.of(file("1"), file("2"), file("3")), 0);
-        sidecar.post("/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("2"))));
+        sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("2"))));
 
         sidecar.restart();
 
@@ -141,10 +141,13 @@ class HttpApiTest {
         try (ChildProcess reused = ChildProcess.sleeping()) {
             String otherStart = ProcessHandle.of(reused.pid()).orElseThrow().info().startInstant().orElseThrow()
                     .minusSeconds(3600).toString();
-            sidecar.post("/v1/sessions", Map.of("session_id", "old", "agent", "claude-code", "pid", reused.pid(),
-                    "pid_start", otherStart));
+            String oldKey = sidecar.post("/v1/sessions", Map.of("session_id", "old", "agent", "claude-code", "pid", reused.pid(),
+                    "pid_start", otherStart)).body().path("key").asText();
             sidecar.register("b", "cli", null);
-            acquire("old", List.of(file("x")), 0);
+            sidecar.send(sidecar.request("/v1/locks/acquire").header(Callers.KEY_HEADER, oldKey)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(Map.of("session_id", "old", "files", List.of(file("x"))))))
+                    .build());
+            assertThat(sidecar.get("/v1/locks").body().path("locks")).hasSize(1);
 
             assertThat(acquire("b", List.of(file("x")), 0).body().path("all_acquired").asBoolean()).isTrue();
         }
@@ -228,7 +231,7 @@ class HttpApiTest {
     void badAcquireInputIsA4xxAndChangesNothing(String body) {
         sidecar.register("a", "cli", null);
 
-        Reply reply = sidecar.postRaw("/v1/locks/acquire", body.getBytes(StandardCharsets.UTF_8));
+        Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire", body.getBytes(StandardCharsets.UTF_8));
 
         assertThat(reply.status()).as(reply.toString()).isBetween(400, 499);
         assertThat(reply.body().path("error").path("message").asText()).isNotBlank();
@@ -240,8 +243,8 @@ class HttpApiTest {
         sidecar.register("a", "cli", null);
         acquire("a", List.of(file("x")), 0);
 
-        Reply both = sidecar.post("/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("x")), "all", true));
-        Reply neither = sidecar.post("/v1/locks/release", Map.of("session_id", "a"));
+        Reply both = sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("x")), "all", true));
+        Reply neither = sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a"));
 
         assertThat(both.status()).isEqualTo(400);
         assertThat(neither.status()).isEqualTo(400);
@@ -273,7 +276,7 @@ class HttpApiTest {
         sidecar.register("a", "cli", null);
         String big = "/" + "a".repeat(64 * 1024 * 1024);
 
-        Reply reply = sidecar.post("/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file("x")), "cwd", big));
+        Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file("x")), "cwd", big));
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.body().path("all_acquired").asBoolean()).isTrue();

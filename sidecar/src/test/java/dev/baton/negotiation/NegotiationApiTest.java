@@ -127,7 +127,7 @@ class NegotiationApiTest {
     @Test
     void resolvesWhenTheHolderReleasesTheFileItself() {
         String id = openRequest();
-        sidecar.post("/v1/locks/release", Map.of("session_id", a.id(), "files", List.of(sidecar.file("src/App.java"))), Map.of());
+        sidecar.post("/v1/locks/release", Map.of("session_id", a.id(), "files", List.of(sidecar.file("src/App.java"))), a.proof());
         assertThat(negotiation(id).path("status").asText()).isEqualTo("released");
         assertThat(negotiation(id).path("resolution").asText()).isEqualTo("released");
         assertThat(sidecar.baton().negotiations().pendingRequests()).isEmpty();

@@ -1,5 +1,7 @@
 package dev.baton.reliability;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.http.Callers;
 import dev.baton.http.Json;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,6 +49,8 @@ public final class CrashClient {
     private final Path script;
     private final String editTemplate;
     private final PrintStream out;
+    /** How this client proves it acts for its session: the key an API session was issued, or (hook) this process. */
+    private final Map<String, String> proof = new HashMap<>();
     private int acquisitions;
 
     private CrashClient(String[] args, PrintStream out) throws IOException {
@@ -57,6 +62,10 @@ public final class CrashClient {
         this.script = Path.of(args[5]);
         this.editTemplate = viaHook ? Files.readString(Path.of(args[6])) : null;
         this.out = out;
+        if (viaHook) {
+            // The hook session's agent process is this one: the hook script is its child.
+            proof.put(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid()));
+        }
     }
 
     /** Arguments: SESSION api|hook REPO FILES BATON_HOME HOOK_SCRIPT EDIT_PAYLOAD_TEMPLATE. */
@@ -79,7 +88,10 @@ public final class CrashClient {
         String sent = now();
         try {
             if (!viaHook) {
-                post(http, port, token, "/v1/sessions", Map.of("session_id", session, "agent", "api"));
+                JsonNode registered = post(http, port, token, "/v1/sessions", Map.of("session_id", session, "agent", "api"));
+                if (registered.hasNonNull("key")) { // issued once, when the first round created the session
+                    proof.put(Callers.KEY_HEADER, registered.path("key").asText());
+                }
             }
             while (true) {
                 file = repo + "/file-" + random.nextInt(files);
@@ -140,13 +152,14 @@ public final class CrashClient {
         throw new IOException("unexpected hook output: " + printed);
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode post(HttpClient http, int port, String token, String path, Object body)
+    private JsonNode post(HttpClient http, int port, String token, String path, Object body)
             throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + token)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body))).build();
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body)));
+        proof.forEach(request::header);
+        HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200 && response.statusCode() != 201) {
             throw new IOException("unexpected status " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
         }

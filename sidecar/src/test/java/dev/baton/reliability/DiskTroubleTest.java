@@ -54,7 +54,7 @@ class DiskTroubleTest {
     }
 
     private static Reply acquire(TempSidecar sidecar, String file) {
-        return sidecar.post("/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file)));
+        return sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file)));
     }
 
     @Test

@@ -36,7 +36,7 @@ class HostileClientsTest {
                     hostile.add(socket);
                 }
 
-                TempSidecar.Reply reply = sidecar.post("/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
+                TempSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
 
                 assertThat(reply.status()).isEqualTo(200);
                 assertThat(reply.body().path("all_acquired").asBoolean()).isTrue();
@@ -53,7 +53,7 @@ class HostileClientsTest {
     void trailingGarbageAfterTheJsonObjectIsRefused() {
         try (TempSidecar sidecar = TempSidecar.start(home)) {
             sidecar.register("a", "cli", null);
-            TempSidecar.Reply reply = sidecar.postRaw("/v1/locks/acquire",
+            TempSidecar.Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire",
                     "{\"session_id\":\"a\",\"files\":[\"/r/x\"]} trailing".getBytes(StandardCharsets.UTF_8));
 
             assertThat(reply.status()).isEqualTo(400);
@@ -74,7 +74,7 @@ class HostileClientsTest {
             body[prefix.length + 2] = (byte) 0xFF;
             System.arraycopy(suffix, 0, body, prefix.length + 3, suffix.length);
 
-            TempSidecar.Reply reply = sidecar.postRaw("/v1/locks/acquire", body);
+            TempSidecar.Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire", body);
 
             assertThat(reply.status()).isLessThan(500);
             assertThat(sidecar.get("/v1/health").status()).isEqualTo(200);

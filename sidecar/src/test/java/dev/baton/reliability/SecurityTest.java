@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.home.BatonHome;
+import dev.baton.http.Callers;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarOptions;
+import dev.baton.support.ChildProcess;
 import dev.baton.support.TempSidecar;
 import java.io.IOException;
 import java.io.InputStream;
@@ -87,6 +89,43 @@ class SecurityTest {
             }
             assertThat(sidecar.get("/v1/locks").body().path("locks").size()).isZero();
             assertThat(sidecar.get("/v1/sessions").body().path("sessions").size()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void oneSessionCannotTakeOrReleaseFilesForAnotherWithoutItsKey() {
+        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess elsewhere = ChildProcess.sleeping()) {
+            sidecar.register("a", "cli", null);
+            sidecar.register("b", "cli", null);
+            sidecar.register("c", "claude-code", elsewhere.pid());
+            assertThat(sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x"))).status())
+                    .isEqualTo(200);
+
+            Map<String, Map<String, String>> impostors = Map.of(
+                    "no proof", Map.of(),
+                    "another session's key", Map.of(Callers.KEY_HEADER, sidecar.keyOf("b")),
+                    "a made-up key", Map.of(Callers.KEY_HEADER, "k-not-a-real-key"),
+                    "a process the session's agent did not start",
+                    Map.of(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid())));
+            impostors.forEach((who, proof) -> {
+                for (var call : List.of(
+                        Map.of("path", "/v1/locks/release", "body", Map.of("session_id", "a", "all", true)),
+                        Map.of("path", "/v1/locks/release", "body", Map.of("session_id", "a", "files", List.of("/r/x"))),
+                        Map.of("path", "/v1/locks/acquire", "body", Map.of("session_id", "a", "files", List.of("/r/y"))),
+                        Map.of("path", "/v1/locks/acquire", "body", Map.of("session_id", "c", "files", List.of("/r/z"))))) {
+                    var request = sidecar.request((String) call.get("path")).header("Content-Type", "application/json")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(call.get("body"))));
+                    proof.forEach(request::header);
+                    TempSidecar.Reply reply = sidecar.send(request.build());
+                    assertThat(reply.status()).as("%s, %s", who, call).isEqualTo(401);
+                    assertThat(reply.errorCode()).isEqualTo("UNAUTHORIZED");
+                }
+            });
+
+            assertThat(sidecar.get("/v1/locks").body().path("locks")).singleElement()
+                    .satisfies(lock -> assertThat(lock.path("holder").path("session").asText()).isEqualTo("a"));
+            assertThat(sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a", "all", true)).body()
+                    .path("released")).hasSize(1);
         }
     }
 

@@ -93,7 +93,7 @@ class CoordinationStoreTest {
             Files.delete(sidecar.home().resolve("baton.db"));
 
             Reply release = sidecar.post("/v1/locks/release",
-                    Map.of("session_id", a.id(), "files", List.of(sidecar.file("src/App.java"))), Map.of());
+                    Map.of("session_id", a.id(), "files", List.of(sidecar.file("src/App.java"))), a.proof());
             assertThat(release.status()).isEqualTo(503);
             assertThat(sidecar.baton().negotiations().view(id).status()).isEqualTo("pending");
             assertThat(sidecar.baton().locks().holderOf(sidecar.file("src/App.java"))).isPresent();

@@ -2,6 +2,7 @@ package dev.baton.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.home.BatonHome;
+import dev.baton.http.Callers;
 import dev.baton.http.Json;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.server.Sidecar;
@@ -38,6 +39,7 @@ public final class RunningSidecar implements AutoCloseable {
     public final String token;
     private final HttpClient http = HttpClient.newHttpClient();
     private final ExecutorService waiters = Executors.newCachedThreadPool();
+    private final Map<String, String> keys = new java.util.concurrent.ConcurrentHashMap<>();
 
     private RunningSidecar(Sidecar sidecar, MutableClock clock, SidecarAdapters.Modules modules, Path files)
             throws IOException {
@@ -87,12 +89,21 @@ public final class RunningSidecar implements AutoCloseable {
         if (pid != null) {
             body.put("pid", pid);
         }
-        post("/v1/sessions", body);
+        JsonNode registered = post("/v1/sessions", body);
+        if (registered.hasNonNull("key")) {
+            keys.put(id, registered.path("key").asText());
+        }
         return id;
     }
 
+    /** The proof a session's own calls carry: the key it was issued when it registered. */
+    public Map<String, String> proof(String session) {
+        return Map.of(Callers.KEY_HEADER, keys.getOrDefault(session, ""));
+    }
+
     public JsonNode acquire(String session, String file, int waitSeconds) {
-        return post("/v1/locks/acquire", Map.of("session_id", session, "files", List.of(file), "wait_seconds", waitSeconds));
+        return post("/v1/locks/acquire", Map.of("session_id", session, "files", List.of(file), "wait_seconds", waitSeconds),
+                proof(session));
     }
 
     /** A waiting acquire in its own thread, as a blocked agent would make it. */
@@ -101,7 +112,7 @@ public final class RunningSidecar implements AutoCloseable {
     }
 
     public JsonNode release(String session, String file) {
-        return post("/v1/locks/release", Map.of("session_id", session, "files", List.of(file)));
+        return post("/v1/locks/release", Map.of("session_id", session, "files", List.of(file)), proof(session));
     }
 
     public JsonNode endSession(String session) {
@@ -113,9 +124,15 @@ public final class RunningSidecar implements AutoCloseable {
     }
 
     public JsonNode post(String path, Object body) {
+        return post(path, body, Map.of());
+    }
+
+    public JsonNode post(String path, Object body, Map<String, String> headers) {
         try {
-            return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body))));
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body)));
+            headers.forEach(request::header);
+            return send(request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

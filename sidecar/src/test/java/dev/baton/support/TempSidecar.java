@@ -2,6 +2,7 @@ package dev.baton.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.home.BatonHome;
+import dev.baton.http.Callers;
 import dev.baton.http.Json;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
@@ -25,6 +26,8 @@ public final class TempSidecar implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
     private Sidecar sidecar;
     private String token;
+    /** The keys of the sessions registered through this helper; they survive a restart, as the sidecar's do. */
+    private final Map<String, String> keys = new java.util.concurrent.ConcurrentHashMap<>();
 
     private TempSidecar(Path home, UnaryOperator<SidecarOptions> tuning) {
         this.home = home;
@@ -94,6 +97,24 @@ public final class TempSidecar implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
     }
 
+    /** A call a registered session makes for itself: it carries the key the session was issued. */
+    public Reply postAs(String session, String path, Object body) {
+        return postRawAs(session, path, json(body));
+    }
+
+    public Reply postRawAs(String session, String path, byte[] body) {
+        return send(request(path).header("Content-Type", "application/json").header(Callers.KEY_HEADER, keyOf(session))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    public String keyOf(String session) {
+        String key = keys.get(session);
+        if (key == null) {
+            throw new IllegalStateException("session " + session + " was not registered through this helper");
+        }
+        return key;
+    }
+
     public HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(URI.create(base() + path))
                 .timeout(Duration.ofSeconds(60))
@@ -123,6 +144,9 @@ public final class TempSidecar implements AutoCloseable {
         Reply reply = post("/v1/sessions", body);
         if (reply.status() >= 300) {
             throw new IllegalStateException("register failed: " + reply);
+        }
+        if (reply.body().hasNonNull("key")) {
+            keys.put(id, reply.body().path("key").asText());
         }
         return id;
     }

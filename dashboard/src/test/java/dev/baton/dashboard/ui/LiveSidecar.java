@@ -3,6 +3,7 @@ package dev.baton.dashboard.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.dashboard.protocol.WireJson;
 import dev.baton.home.BatonHome;
+import dev.baton.http.Callers;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
@@ -21,6 +22,13 @@ import java.util.Map;
  * real HTTP API as agents would drive it. The dashboard under test only sees it over the network.
  */
 final class LiveSidecar implements AutoCloseable {
+
+    /**
+     * Sessions are registered with this JVM as their agent process, so this JVM proves it acts for them
+     * the way an agent's own calls do: by being that process.
+     */
+    private static final Map<String, String> AS_THE_AGENT =
+            Map.of(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid()));
 
     private final Path homeDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -69,11 +77,11 @@ final class LiveSidecar implements AutoCloseable {
 
     JsonNode acquire(String sessionId, Path file, int waitSeconds) {
         return post("/v1/locks/acquire", Map.of("session_id", sessionId, "files", List.of(file.toString()),
-                "wait_seconds", waitSeconds));
+                "wait_seconds", waitSeconds), AS_THE_AGENT);
     }
 
     JsonNode release(String sessionId, Path file) {
-        return post("/v1/locks/release", Map.of("session_id", sessionId, "files", List.of(file.toString())));
+        return post("/v1/locks/release", Map.of("session_id", sessionId, "files", List.of(file.toString())), AS_THE_AGENT);
     }
 
     JsonNode locks() {
@@ -93,9 +101,15 @@ final class LiveSidecar implements AutoCloseable {
     }
 
     private JsonNode post(String path, Object body) {
+        return post(path, body, Map.of());
+    }
+
+    private JsonNode post(String path, Object body, Map<String, String> headers) {
         try {
-            return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(WireJson.mapper().writeValueAsBytes(body))));
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(WireJson.mapper().writeValueAsBytes(body)));
+            headers.forEach(request::header);
+            return send(request);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
