@@ -141,12 +141,9 @@ class HttpApiTest {
         try (ChildProcess reused = ChildProcess.sleeping()) {
             String otherStart = ProcessHandle.of(reused.pid()).orElseThrow().info().startInstant().orElseThrow()
                     .minusSeconds(3600).toString();
-            String oldKey = sidecar.post("/v1/sessions", Map.of("session_id", "old", "agent", "claude-code", "pid", reused.pid(),
-                    "pid_start", otherStart)).body().path("key").asText();
+            sidecar.register(Map.of("session_id", "old", "agent", "claude-code", "pid", reused.pid(), "pid_start", otherStart));
             sidecar.register("b", "cli", null);
-            sidecar.send(sidecar.request("/v1/locks/acquire").header(Callers.KEY_HEADER, oldKey)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(Map.of("session_id", "old", "files", List.of(file("x"))))))
-                    .build());
+            acquire("old", List.of(file("x")), 0);
             assertThat(sidecar.get("/v1/locks").body().path("locks")).hasSize(1);
 
             assertThat(acquire("b", List.of(file("x")), 0).body().path("all_acquired").asBoolean()).isTrue();

@@ -141,10 +141,16 @@ public final class TempSidecar implements AutoCloseable {
         if (pid != null) {
             body.put("pid", pid);
         }
+        return register(body);
+    }
+
+    /** Registers a session with any registration fields, keeping the key it is issued; returns its id. */
+    public String register(Map<String, Object> body) {
         Reply reply = post("/v1/sessions", body);
         if (reply.status() >= 300) {
             throw new IllegalStateException("register failed: " + reply);
         }
+        String id = reply.body().path("session").path("id").asText();
         if (reply.body().hasNonNull("key")) {
             keys.put(id, reply.body().path("key").asText());
         }
