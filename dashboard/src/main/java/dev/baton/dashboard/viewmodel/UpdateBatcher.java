@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Carries items from network threads to the FX thread in batches, at most one batch per
- * {@code interval}: a burst of thousands of events becomes a few UI updates, while the first
+ * Carries items from network threads to the FX thread in batches, starting each batch at least
+ * {@code interval} after the previous one ended: a burst of thousands of events becomes a few UI updates, while the first
  * event after a quiet spell is shown at once.
  */
 public final class UpdateBatcher<T> implements AutoCloseable {
@@ -61,8 +61,13 @@ public final class UpdateBatcher<T> implements AutoCloseable {
             batch.add(item);
         }
         if (!batch.isEmpty()) {
-            lastFlushNanos = System.nanoTime();
-            apply.accept(batch);
+            // The interval counts from the end of a batch, so the FX thread gets it whole to
+            // render and handle input, however long applying the batch took.
+            try {
+                apply.accept(batch);
+            } finally {
+                lastFlushNanos = System.nanoTime();
+            }
         }
     }
 
