@@ -20,26 +20,35 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One client of the crash harness, in a process of its own as an agent would be. For each round named on
- * standard input it takes and releases the repository's files until the sidecar dies under it, and reports
- * every request on standard output, one tab-separated line each, for the harness to hold the sidecar to:
+ * standard input it takes and releases the repository's files until the sidecar dies under it. It works in
+ * {@link #LANES} lanes at once, as an agent runs tool calls in parallel, so one session's requests overlap,
+ * now and then on one file. It reports every request on standard output, one tab-separated line each, for
+ * the harness to hold the sidecar to:
  * <pre>
- *   ack     OPERATION FILE ANSWER SENT ANSWERED    the sidecar answered (acquired, refused or released)
- *   doubt   OPERATION FILE SENT FAILED REASON      no answer: the request may or may not have been carried out
- *   end                                            the round is over for this client
+ *   ack     LANE OPERATION FILE ANSWER SENT ANSWERED SENT_NS ANSWERED_NS   the sidecar answered (acquired, refused or released)
+ *   doubt   LANE OPERATION FILE SENT FAILED SENT_NS REASON                 no answer: it may or may not have been carried out
+ *   end                                                                    the round is over for this client
  * </pre>
- * An {@code api} client takes files through {@code POST /v1/locks/acquire}; a {@code hook} client through the
- * real hook script with a Claude Code PreToolUse payload, the script a child of this process as it is of the
- * agent. Both release through the API.
+ * SENT and ANSWERED are UTC times of day for people; the _NS figures are this process's monotonic clock, for
+ * ordering one session's requests. An {@code api} client takes files through {@code POST /v1/locks/acquire};
+ * a {@code hook} client through the real hook script with a Claude Code PreToolUse payload, the script a child
+ * of this process as it is of the agent. Both release through the API.
  */
 public final class CrashClient {
+
+    /** Requests one session has in flight at once: parallel tool calls. */
+    static final int LANES = 2;
+    private static final long ORIGIN = System.nanoTime();
 
     private final String session;
     private final boolean viaHook;
@@ -50,8 +59,8 @@ public final class CrashClient {
     private final String editTemplate;
     private final PrintStream out;
     /** How this client proves it acts for its session: the key an API session was issued, or (hook) this process. */
-    private final Map<String, String> proof = new HashMap<>();
-    private int acquisitions;
+    private final Map<String, String> proof = new ConcurrentHashMap<>();
+    private final AtomicInteger acquisitions = new AtomicInteger();
 
     private CrashClient(String[] args, PrintStream out) throws IOException {
         this.session = args[0];
@@ -82,23 +91,51 @@ public final class CrashClient {
 
     private void round(int port, String token, long seed) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        Random random = new Random(seed);
-        String operation = "register";
-        String file = "-";
-        String sent = now();
-        try {
-            if (!viaHook) {
+        if (!viaHook) {
+            String sentAt = now();
+            long sent = nanos();
+            try {
                 JsonNode registered = post(http, port, token, "/v1/sessions", Map.of("session_id", session, "agent", "api"));
                 if (registered.hasNonNull("key")) { // issued once, when the first round created the session
                     proof.put(Callers.KEY_HEADER, registered.path("key").asText());
                 }
+            } catch (IOException | InterruptedException e) {
+                doubt(0, "register", "-", sentAt, sent, e);
+                return;
             }
+        }
+        List<Thread> lanes = new ArrayList<>();
+        for (int lane = 0; lane < LANES; lane++) {
+            int number = lane;
+            Random random = new Random(seed + lane);
+            Thread thread = new Thread(() -> lane(http, port, token, number, random), "lane-" + lane);
+            thread.start();
+            lanes.add(thread);
+        }
+        for (Thread lane : lanes) {
+            try {
+                lane.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Takes and releases files until a request gets no answer (the sidecar was killed under it). */
+    private void lane(HttpClient http, int port, String token, int lane, Random random) {
+        String operation = "-";
+        String file = "-";
+        String sentAt = now();
+        long sent = nanos();
+        try {
             while (true) {
                 file = repo + "/file-" + random.nextInt(files);
-                // The hook client's session exists once its first hook call registered it.
-                boolean release = random.nextBoolean() && !(viaHook && acquisitions == 0);
+                // The hook client's session exists once a hook call has registered it.
+                boolean release = random.nextBoolean() && !(viaHook && acquisitions.get() == 0);
                 operation = release ? "release" : viaHook ? "hook-edit" : "acquire";
-                sent = now();
+                sentAt = now();
+                sent = nanos();
                 String answer;
                 if (release) {
                     post(http, port, token, "/v1/locks/release", Map.of("session_id", session, "files", List.of(file)));
@@ -108,17 +145,28 @@ public final class CrashClient {
                             : post(http, port, token, "/v1/locks/acquire", Map.of("session_id", session, "files", List.of(file)))
                                     .path("all_acquired").asBoolean();
                     answer = acquired ? "acquired" : "refused";
-                    acquisitions += acquired ? 1 : 0;
+                    if (acquired) {
+                        acquisitions.incrementAndGet();
+                    }
                 }
-                out.println(String.join("\t", "ack", operation, file, answer, sent, now()));
+                long answered = nanos();
+                out.println(String.join("\t", "ack", String.valueOf(lane), operation, file, answer, sentAt, now(),
+                        String.valueOf(sent), String.valueOf(answered)));
             }
-        } catch (IOException e) {
+        } catch (IOException | InterruptedException e) {
             // The sidecar was killed under this request: it stays in doubt until the restarted sidecar says.
-            out.println(String.join("\t", "doubt", operation, file, sent, now(), String.valueOf(e).replace('\n', ' ')));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            out.println(String.join("\t", "doubt", operation, file, sent, now(), "interrupted"));
+            doubt(lane, operation, file, sentAt, sent, e);
         }
+    }
+
+    private void doubt(int lane, String operation, String file, String sentAt, long sent, Exception e) {
+        out.println(String.join("\t", "doubt", String.valueOf(lane), operation, file, sentAt, now(), String.valueOf(sent),
+                String.valueOf(e).replace('\n', ' ')));
+    }
+
+    /** Nanoseconds since this process started: a monotonic clock its lanes share, never negative. */
+    private static long nanos() {
+        return System.nanoTime() - ORIGIN;
     }
 
     /**

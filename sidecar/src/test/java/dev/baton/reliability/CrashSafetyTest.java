@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * kept every promise it made: acknowledged acquires are held, acknowledged releases are not, the
  * database is intact, and no two clients were ever told they held the same file. The clients are
  * processes of their own ({@link CrashClient}): four use the HTTP API, a fifth takes its files through
- * the real hook script, as Claude Code would. {@code -Dbaton.crash.kills=N} runs a longer campaign (CI
+ * the real hook script, as Claude Code would. Each sends requests from two lanes at once, as parallel tool
+ * calls do, so the harness works out from the times each request was sent and answered what must hold. {@code -Dbaton.crash.kills=N} runs a longer campaign (CI
  * runs the default).
  */
 class CrashSafetyTest {
@@ -110,15 +111,41 @@ class CrashSafetyTest {
     }
 
     /**
-     * One client process and what it was told: files it holds for sure, files it released for sure, files in
-     * doubt; and its latest operations, each with the round and the times (UTC) it was sent and answered.
+     * What a client was told about one file since the last restart: an acquire or a release, its answer
+     * ({@code acquired}, {@code refused}, {@code released}, or {@code doubt} when none came), and when it was
+     * sent and answered on the client's clock ({@link Long#MAX_VALUE} for never).
+     */
+    record Told(boolean acquire, String answer, long sent, long answered) {
+
+        /** What the client knew before this round of requests, as a request long finished. */
+        static Told before(boolean held) {
+            return new Told(held, held ? "acquired" : "released", Long.MIN_VALUE, Long.MIN_VALUE);
+        }
+
+        boolean took() {
+            return acquire && answer.equals("acquired");
+        }
+
+        boolean released() {
+            return !acquire && answer.equals("released");
+        }
+
+        /** Could the sidecar have carried this out after {@code other}? Unless it was answered before other was sent. */
+        boolean mayFollow(Told other) {
+            return answered >= other.sent;
+        }
+    }
+
+    /**
+     * One client process and what it was told: the files it held when the sidecar last restarted, what it was
+     * told about each file since, and its latest operations for the report of a broken promise (round, lane,
+     * times sent and answered in UTC).
      */
     static final class ClientState {
         final String session;
         final boolean viaHook;
         final Set<String> held = new HashSet<>();
-        final Set<String> released = new HashSet<>();
-        final Set<String> inDoubt = new HashSet<>();
+        final Map<String, List<Told>> told = new HashMap<>();
         final Deque<String> trace = new ArrayDeque<>();
         int acquisitions;
         private Process process;
@@ -143,7 +170,7 @@ class CrashSafetyTest {
         }
 
         /**
-         * Runs one round against the sidecar and applies each report as it comes; returns the number of
+         * Runs one round against the sidecar and records each report as it comes; returns the number of
          * acknowledged operations once the client says the round is over for it (its sidecar was killed).
          */
         int round(SidecarProcess sidecar, long seed, int round, AtomicInteger replies) throws IOException, InterruptedException {
@@ -154,32 +181,65 @@ class CrashSafetyTest {
                 if (report[0].equals("end")) {
                     return acknowledged;
                 }
-                String operation = report[1];
-                String file = report[2];
+                String lane = report[1];
+                String operation = report[2];
+                String file = report[3];
+                boolean acquire = !operation.equals("release");
                 if (report[0].equals("doubt")) {
-                    inDoubt.add(file);
-                    trace(String.format("round %d, %s-%s: %s %s: in doubt (%s)", round, report[3], report[4], operation, file,
-                            report[5]));
+                    trace(String.format("round %d, lane %s, %s-%s: %s %s: in doubt (%s)", round, lane, report[4], report[5],
+                            operation, file, report[7]));
+                    if (!operation.equals("register")) {
+                        told(file, new Told(acquire, "doubt", Long.parseLong(report[6]), Long.MAX_VALUE));
+                    }
                     continue;
                 }
-                trace(String.format("round %d, %s-%s: %s %s: %s", round, report[4], report[5], operation, file, report[3]));
-                switch (report[3]) {
-                    case "released" -> {
-                        held.remove(file);
-                        released.add(file);
-                    }
-                    case "acquired" -> {
-                        released.remove(file);
-                        held.add(file);
-                        acquisitions++;
-                    }
-                    default -> { } // refused: nothing changed for this client
-                }
+                String answer = report[4];
+                trace(String.format("round %d, lane %s, %s-%s: %s %s: %s", round, lane, report[5], report[6], operation, file,
+                        answer));
+                told(file, new Told(acquire, answer, Long.parseLong(report[7]), Long.parseLong(report[8])));
+                acquisitions += answer.equals("acquired") ? 1 : 0;
                 acknowledged++;
                 replies.incrementAndGet();
             }
             String how = process.waitFor(10, TimeUnit.SECONDS) ? "exited with " + process.exitValue() : "closed its output";
             throw new IOException(session + " " + how + " in round " + round + "; its errors: " + Files.readString(errors));
+        }
+
+        private void told(String file, Told told) {
+            this.told.computeIfAbsent(file, f -> new ArrayList<>()).add(told);
+        }
+
+        /** Everything the client was told about the file, starting with what it knew at the last restart. */
+        private List<Told> history(String file) {
+            List<Told> history = new ArrayList<>();
+            history.add(Told.before(held.contains(file)));
+            history.addAll(told.getOrDefault(file, List.of()));
+            return history;
+        }
+
+        /**
+         * The file must be held if some acknowledged acquire cannot have been followed by a release: every
+         * release, answered or in doubt, was answered before that acquire was sent.
+         */
+        boolean mustHold(String file) {
+            List<Told> history = history(file);
+            return history.stream().filter(Told::took).anyMatch(take ->
+                    history.stream().filter(t -> !t.acquire()).noneMatch(release -> release.mayFollow(take)));
+        }
+
+        /** The file must not be held if some acknowledged release cannot have been followed by a successful acquire. */
+        boolean mustNotHold(String file) {
+            List<Told> history = history(file);
+            return history.stream().filter(Told::released).anyMatch(release ->
+                    history.stream().filter(t -> t.acquire() && !t.answer().equals("refused"))
+                            .noneMatch(take -> take.mayFollow(release)));
+        }
+
+        /** The files the promises are about: those held at the last restart and those touched since. */
+        Set<String> files() {
+            Set<String> files = new HashSet<>(held);
+            files.addAll(told.keySet());
+            return files;
         }
 
         void trace(String line) {
@@ -231,35 +291,36 @@ class CrashSafetyTest {
         locks.forEach(lock -> holders.put(lock.path("file").asText(), lock.path("holder").path("session").asText()));
         Map<String, String> claimed = new HashMap<>();
         for (ClientState client : clients) {
-            for (String file : client.held) {
-                if (client.inDoubt.contains(file)) {
-                    continue;
+            Set<String> files = client.files();
+            holders.forEach((file, holder) -> {
+                if (holder.equals(client.session)) {
+                    files.add(file);
                 }
-                if (!client.session.equals(holders.get(file))) {
-                    failWithEvidence(sidecar, clients, round, file, file + " was acknowledged to " + client.session
-                            + " but is held by " + holders.get(file));
-                }
-                assertThat(claimed.put(file, client.session)).as("round %d: two clients told they hold %s", round, file).isNull();
-            }
-            for (String file : client.released) {
-                if (!client.inDoubt.contains(file) && client.session.equals(holders.get(file))) {
+            });
+            for (String file : files) {
+                boolean holds = client.session.equals(holders.get(file));
+                if (client.mustHold(file)) {
+                    if (!holds) {
+                        failWithEvidence(sidecar, clients, round, file, file + " was acknowledged to " + client.session
+                                + " but is held by " + holders.get(file));
+                    }
+                    assertThat(claimed.put(file, client.session)).as("round %d: two clients told they hold %s", round, file).isNull();
+                } else if (client.mustNotHold(file) && holds) {
                     failWithEvidence(sidecar, clients, round, file, file + " was acknowledged released by " + client.session
                             + " but is held by it");
+                } else if (!client.mustNotHold(file)) {
+                    client.trace(String.format("round %d, verify: %s was in doubt; the restarted sidecar says %s holds it",
+                            round, file, holders.get(file)));
                 }
             }
-            // After verification the real state is known again: doubt is resolved by what the sidecar holds.
-            for (String file : client.inDoubt) {
-                client.trace(String.format("round %d, verify: %s was in doubt; the restarted sidecar says %s holds it",
-                        round, file, holders.get(file)));
-                if (client.session.equals(holders.get(file))) {
+            // After verification the real state is known again.
+            client.held.clear();
+            holders.forEach((file, holder) -> {
+                if (holder.equals(client.session)) {
                     client.held.add(file);
-                    client.released.remove(file);
-                } else {
-                    client.held.remove(file);
-                    client.released.add(file);
                 }
-            }
-            client.inDoubt.clear();
+            });
+            client.told.clear();
         }
     }
 
@@ -306,7 +367,7 @@ class CrashSafetyTest {
         clients.forEach(client -> client.trace.forEach(line -> all.append(client.session).append(' ').append(line).append('\n')));
         Files.writeString(evidence.resolve("traces.txt"), all);
         throw new AssertionError("round " + round + ": " + broken + "\nits audit history, newest first:\n" + history
-                + "the clients' operations on it (round, sent-answered, UTC):\n" + traces
+                + "the clients' operations on it (round, lane, sent-answered, UTC):\n" + traces
                 + "evidence (the database as the killed sidecar left it, the sidecar's log, all traces): " + evidence);
     }
 
