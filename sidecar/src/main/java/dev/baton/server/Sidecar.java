@@ -89,8 +89,9 @@ public final class Sidecar implements AutoCloseable {
             long every = options.sweepEvery().toMillis();
             sweeper.scheduleWithFixedDelay(() -> sweep(baton), every, every, TimeUnit.MILLISECONDS);
             home.writeAtomically(home.pidFile(), ProcessHandle.current().pid() + "\n");
-            home.writeAtomically(home.endpointFile(), "127.0.0.1:" + api.port() + "\n");
+            // Logged before the endpoint announces the sidecar, so whoever finds the endpoint finds the line too.
             LOG.info("Baton sidecar serving on 127.0.0.1:{} with {}", api.port(), baton.ledger().store().describe());
+            home.writeAtomically(home.endpointFile(), "127.0.0.1:" + api.port() + "\n");
             return new Sidecar(home, channel, lock, baton, api, sweeper);
         } catch (IOException | RuntimeException e) {
             java.util.Collections.reverse(opened);
