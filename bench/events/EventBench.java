@@ -1,5 +1,7 @@
 import dev.baton.deadlock.CycleFinder;
 import dev.baton.home.BatonHome;
+import dev.baton.http.Callers;
+import dev.baton.http.Json;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
@@ -67,7 +69,7 @@ public class EventBench {
             String token = sidecar.home().readToken().orElseThrow();
             String base = "http://127.0.0.1:" + sidecar.port();
             HttpClient http = HttpClient.newHttpClient();
-            String key = dev.baton.http.Json.mapper().readTree(post(http, base, token, "", "/v1/sessions",
+            String key = Json.mapper().readTree(post(http, base, token, "", "/v1/sessions",
                     "{\"session_id\":\"bench\",\"agent\":\"api\"}")).path("key").asText();
             Path repo = Files.createDirectories(dir.resolve("repo")).toRealPath();
 
@@ -311,7 +313,7 @@ public class EventBench {
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (!key.isEmpty()) {
-            request.header(dev.baton.http.Callers.KEY_HEADER, key);
+            request.header(Callers.KEY_HEADER, key);
         }
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() >= 300) {

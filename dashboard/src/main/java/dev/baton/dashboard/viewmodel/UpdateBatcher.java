@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Carries items from network threads to the FX thread in batches, starting each batch at least
- * {@code interval} after the previous one ended: a burst of thousands of events becomes a few UI updates, while the first
- * event after a quiet spell is shown at once.
+ * {@code interval} after the previous one ended: a burst of thousands of events becomes a few UI
+ * updates, while the first event after a quiet spell is shown at once.
  */
 public final class UpdateBatcher<T> implements AutoCloseable {
 
