@@ -108,8 +108,8 @@ final class AgentChecks {
         String token;
         SidecarEndpoint endpoint;
         try {
-            token = new TokenFile(layout.batonHome()).read().orElse("");
-            endpoint = SidecarEndpoint.resolve(layout);
+            token = layout.sidecarHome().readToken().orElse("");
+            endpoint = SidecarEndpoint.configured(layout);
         } catch (IOException | InstallerException e) {
             return Check.problem(subject, "cannot tell where the sidecar listens: " + e.getMessage(), "see the checks above");
         }

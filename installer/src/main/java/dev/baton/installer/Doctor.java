@@ -97,17 +97,17 @@ public final class Doctor {
     }
 
     private Check token() {
-        TokenFile tokenFile = new TokenFile(layout.batonHome());
+        Path tokenFile = layout.tokenFile();
         try {
-            Optional<String> token = tokenFile.read();
-            if (token.isEmpty() || token.get().isEmpty()) {
-                return Check.problem("token", tokenFile.path() + (token.isEmpty() ? " does not exist" : " is empty"),
+            Optional<String> token = layout.sidecarHome().readToken();
+            if (token.isEmpty()) {
+                return Check.problem("token", tokenFile + (Files.exists(tokenFile) ? " is empty" : " does not exist"),
                         "run `baton install` or start the sidecar once; both create it");
             }
-            return Check.ok("token", tokenFile.path() + " is readable");
+            return Check.ok("token", tokenFile + " is readable");
         } catch (IOException e) {
-            return Check.problem("token", "cannot read " + tokenFile.path() + ": " + e.getMessage(),
-                    "chmod 600 " + tokenFile.path() + " (it must belong to you)");
+            return Check.problem("token", "cannot read " + tokenFile + ": " + e.getMessage(),
+                    "chmod 600 " + tokenFile + " (it must belong to you)");
         }
     }
 
@@ -116,7 +116,7 @@ public final class Doctor {
                 + layout.batonHome().resolve("sidecar.log");
         Optional<SidecarEndpoint> endpoint;
         try {
-            endpoint = SidecarEndpoint.fromFile(layout.endpointFile());
+            endpoint = SidecarEndpoint.running(layout);
         } catch (InstallerException e) {
             return Check.problem("sidecar", e.getMessage(), fix);
         }

@@ -1,5 +1,6 @@
 package dev.baton.installer;
 
+import dev.baton.home.BatonHome;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -29,8 +30,7 @@ public record InstallLayout(
     public static InstallLayout fromEnvironment(Map<String, String> env) {
         Path home = Path.of(value(env, "HOME").orElse(System.getProperty("user.home"))).toAbsolutePath();
         Path dataHome = value(env, "XDG_DATA_HOME").map(Path::of).orElse(home.resolve(".local/share"));
-        Path stateHome = value(env, "XDG_STATE_HOME").map(Path::of).orElse(home.resolve(".local/state"));
-        Path batonHome = value(env, "BATON_HOME").map(Path::of).orElse(stateHome.resolve("baton"));
+        Path batonHome = BatonHome.fromEnvironment(env).dir();
         // Claude Code keeps settings.json and .claude.json together when CLAUDE_CONFIG_DIR is set.
         Optional<Path> claudeConfigDir = value(env, "CLAUDE_CONFIG_DIR").map(Path::of);
         Path claudeDir = claudeConfigDir.orElse(home.resolve(".claude"));
@@ -64,6 +64,11 @@ public record InstallLayout(
         return dataDir.resolve("hooks/baton-hook");
     }
 
+    /** The launcher beside the hook script, which the script runs to start a sidecar that is not running. */
+    public Path hookLauncher() {
+        return hookScript().resolveSibling("baton");
+    }
+
     public Path installedDashboardJar() {
         return dataDir.resolve("lib/" + DashboardJar.FILE_NAME);
     }
@@ -80,12 +85,17 @@ public record InstallLayout(
         return binDir.resolve("baton-hook");
     }
 
+    /** BATON_HOME and its files; their one reader and writer. */
+    public BatonHome sidecarHome() {
+        return new BatonHome(batonHome);
+    }
+
     public Path endpointFile() {
-        return batonHome.resolve("endpoint");
+        return sidecarHome().endpointFile();
     }
 
     public Path tokenFile() {
-        return batonHome.resolve("token");
+        return sidecarHome().tokenFile();
     }
 
     public boolean binDirOnPath() {

@@ -1,6 +1,7 @@
 package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.home.BatonHome;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ public final class Installer {
         for (McpRegistration.Placement placement : placements) {
             snapshots.add(placement.file().read());
         }
-        SidecarEndpoint endpoint = SidecarEndpoint.resolve(layout);
+        SidecarEndpoint endpoint = SidecarEndpoint.configured(layout);
         String token = token(dryRun);
         List<PlannedEdit> edits = new ArrayList<>();
         for (int i = 0; i < placements.size(); i++) {
@@ -98,11 +99,11 @@ public final class Installer {
     }
 
     private String token(boolean dryRun) throws InstallerException {
-        TokenFile tokenFile = new TokenFile(layout.batonHome());
+        BatonHome home = layout.sidecarHome();
         try {
-            return dryRun ? tokenFile.read().orElse(PENDING_TOKEN) : tokenFile.readOrCreate();
+            return dryRun ? home.readToken().orElse(PENDING_TOKEN) : home.ensureToken();
         } catch (IOException e) {
-            throw new InstallerException("Cannot read or create the sidecar token " + tokenFile.path() + ": "
+            throw new InstallerException("Cannot read or create the sidecar token " + home.tokenFile() + ": "
                     + e.getMessage() + ". Check that " + layout.batonHome() + " is yours and writable.", e);
         }
     }

@@ -123,7 +123,7 @@ class DoctorTest extends MachineFixture {
     @Test
     void anMcpEntryForAnOldPortIsFlagged() throws Exception {
         machine.install(Scope.USER, Agent.CLAUDE);
-        write(machine.layout().endpointFile(), "127.0.0.1:40404");
+        machine.env.put("BATON_PORT", "40404");
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
                 .satisfies(check -> assertThat(check.detail()).contains("does not match the sidecar's current address"));

@@ -4,6 +4,7 @@ import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.resource;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,7 +29,8 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void userScopeRegistersTheServerWithTheRealTokenInClaudeJson() throws Exception {
-        write(batonHome.resolve("endpoint"), "127.0.0.1:48123\n");
+        machine.env.put("BATON_PORT", "48123");
+        write(batonHome.resolve("endpoint"), "127.0.0.1:39999\n"); // a sidecar of the moment, not the configured port
         write(batonHome.resolve("token"), TOKEN + "\n");
 
         machine.install(Scope.USER, Agent.CLAUDE);
@@ -119,8 +121,8 @@ class McpRegistrationTest extends MachineFixture {
         machine.install(Scope.USER, Agent.CLAUDE);
 
         Path home = machine.root.resolve("state/baton");
-        String token = read(home.resolve("token"));
-        assertThat(token).matches("[0-9a-f]{64}");
+        String token = read(home.resolve("token")).strip();
+        assertThat(read(home.resolve("token"))).matches("[0-9a-f]{64}\n");
         assertThat(mode(home.resolve("token"))).isEqualTo("rw-------");
         assertThat(mode(home)).isEqualTo("rwx------");
         assertThat(read(machine.home.resolve(".claude.json"))).contains("Bearer " + token);
@@ -137,10 +139,10 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void aMovedSidecarPortUpdatesTheEntryInPlace() throws Exception {
+    void aNewlyConfiguredPortUpdatesTheEntryInPlace() throws Exception {
         write(batonHome.resolve("token"), TOKEN);
         machine.install(Scope.USER, Agent.CLAUDE);
-        write(batonHome.resolve("endpoint"), "127.0.0.1:50001");
+        machine.env.put("BATON_PORT", "50001");
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
@@ -150,6 +152,18 @@ class McpRegistrationTest extends MachineFixture {
                 McpRegistration.claude(machine.layout(), new Target(EnumSet.of(Agent.CLAUDE), Scope.USER, machine.project));
         assertThat(McpRegistration.find(JsonText.parseObject(read(machine.home.resolve(".claude.json"))), placement))
                 .isPresent();
+    }
+
+    @Test
+    void portZeroIsRefusedBecauseNoEntryCouldNameIt() throws Exception {
+        machine.env.put("BATON_PORT", "0");
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+                .isInstanceOf(InstallerException.class)
+                .hasMessageContaining("BATON_PORT=0")
+                .hasMessageContaining("--no-mcp");
+        assertThat(machine.home.resolve(".claude.json")).doesNotExist();
+        assertThat(machine.userSettings()).doesNotExist();
     }
 
     private static String mode(Path path) throws IOException {
