@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -40,11 +41,21 @@ public final class Doctor {
     private final InstallLayout layout;
     private final Path project;
     private final HealthProbe probe;
+    private final Map<String, String> environment;
 
+    /** A doctor whose hook runs see only HOME, PATH and BATON_HOME of the layout. */
     public Doctor(InstallLayout layout, Path project, Duration httpTimeout) {
+        this(layout, project, httpTimeout, Map.of("HOME", layout.home().toString(),
+                "PATH", String.join(":", layout.searchPath().stream().map(Path::toString).toList()),
+                "BATON_HOME", layout.batonHome().toString()));
+    }
+
+    /** @param environment what the agents' hook commands run with, as the agents would pass it on */
+    public Doctor(InstallLayout layout, Path project, Duration httpTimeout, Map<String, String> environment) {
         this.layout = layout;
         this.project = project.toAbsolutePath().normalize();
         this.probe = new HealthProbe(httpTimeout);
+        this.environment = Map.copyOf(environment);
     }
 
     public List<Check> run() {
@@ -58,7 +69,7 @@ public final class Doctor {
                 ? Check.ok("PATH", layout.binDir() + " is on PATH")
                 : Check.problem("PATH", layout.binDir() + " is not on PATH",
                         "add to your shell profile: export PATH=\"" + layout.binDir() + ":$PATH\""));
-        new AgentChecks(layout, project).addTo(checks);
+        new AgentChecks(layout, project, environment).addTo(checks);
         return checks;
     }
 

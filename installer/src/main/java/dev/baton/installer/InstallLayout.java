@@ -13,7 +13,7 @@ import java.util.Optional;
  * the whole installation at a temporary home.
  *
  * <p>Variables read: {@code HOME}, {@code XDG_DATA_HOME}, {@code XDG_STATE_HOME}, {@code BATON_HOME},
- * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code JAVA_HOME}, {@code PATH}.
+ * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code CODEX_HOME}, {@code JAVA_HOME}, {@code PATH}.
  */
 public record InstallLayout(
         Path home,
@@ -23,6 +23,8 @@ public record InstallLayout(
         Path claudeDir,
         Path claudeJson,
         Path copilotDir,
+        Path codexDir,
+        Path geminiDir,
         List<Path> searchPath,
         Optional<Path> javaHome,
         Optional<String> portOverride) {
@@ -36,6 +38,8 @@ public record InstallLayout(
         Path claudeDir = claudeConfigDir.orElse(home.resolve(".claude"));
         Path claudeJson = claudeConfigDir.map(dir -> dir.resolve(".claude.json")).orElse(home.resolve(".claude.json"));
         Path copilotDir = value(env, "COPILOT_HOME").map(Path::of).orElse(home.resolve(".copilot"));
+        Path codexDir = value(env, "CODEX_HOME").map(Path::of).orElse(home.resolve(".codex"));
+        Path geminiDir = home.resolve(".gemini");
         List<Path> searchPath = value(env, "PATH")
                 .map(path -> Arrays.stream(path.split(File.pathSeparator))
                         .filter(entry -> !entry.isBlank())
@@ -51,6 +55,8 @@ public record InstallLayout(
                 claudeDir,
                 claudeJson,
                 copilotDir,
+                codexDir,
+                geminiDir,
                 searchPath,
                 value(env, "JAVA_HOME").map(Path::of),
                 value(env, "BATON_PORT"));
@@ -58,6 +64,16 @@ public record InstallLayout(
 
     private static Optional<String> value(Map<String, String> env, String name) {
         return Optional.ofNullable(env.get(name)).filter(text -> !text.isBlank());
+    }
+
+    /** The agent's own configuration directory, whose existence means the agent is used here. */
+    public Path configDir(Agent agent) {
+        return switch (agent) {
+            case CLAUDE -> claudeDir;
+            case COPILOT -> copilotDir;
+            case CODEX -> codexDir;
+            case GEMINI -> geminiDir;
+        };
     }
 
     public Path hookScript() {

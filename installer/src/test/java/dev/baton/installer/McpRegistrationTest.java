@@ -28,7 +28,7 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void userScopeRegistersTheServerWithTheRealTokenInClaudeJson() throws Exception {
+    void userScopeRegistersTheServerWithAHeaderHelperThatReadsTheTokenFileSoTheTokenStaysOutOfClaudeJson() throws Exception {
         machine.env.put("BATON_PORT", "48123");
         write(batonHome.resolve("endpoint"), "127.0.0.1:39999\n"); // a sidecar of the moment, not the configured port
         write(batonHome.resolve("token"), TOKEN + "\n");
@@ -36,9 +36,11 @@ class McpRegistrationTest extends MachineFixture {
         machine.install(Scope.USER, Agent.CLAUDE);
 
         JsonNode server = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton");
-        assertThat(server).isEqualTo(JsonText.parseObject("""
-                {"type": "http", "url": "http://127.0.0.1:48123/mcp",
-                 "headers": {"Authorization": "Bearer %s"}}""".formatted(TOKEN)));
+        assertThat(server.get("type").asText()).isEqualTo("http");
+        assertThat(server.get("url").asText()).isEqualTo("http://127.0.0.1:48123/mcp");
+        assertThat(read(machine.home.resolve(".claude.json"))).doesNotContain(TOKEN);
+        assertThat(JsonText.parseObject(runShell(server.get("headersHelper").asText())))
+                .isEqualTo(JsonText.parseObject("{\"Authorization\": \"Bearer " + TOKEN + "\"}"));
         assertThat(mode(machine.home.resolve(".claude.json"))).isEqualTo("rw-------");
     }
 
@@ -79,8 +81,8 @@ class McpRegistrationTest extends MachineFixture {
         machine.install(Scope.LOCAL, Agent.CLAUDE);
 
         ObjectNode claudeJson = JsonText.parseObject(read(machine.home.resolve(".claude.json")));
-        assertThat(claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/headers/Authorization")
-                .asText()).isEqualTo("Bearer " + TOKEN);
+        String helper = claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/headersHelper").asText();
+        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + TOKEN + "\"}");
         assertThat(machine.project.resolve(".mcp.json")).doesNotExist();
 
         machine.uninstall(Scope.LOCAL, Agent.CLAUDE);
@@ -125,7 +127,32 @@ class McpRegistrationTest extends MachineFixture {
         assertThat(read(home.resolve("token"))).matches("[0-9a-f]{64}\n");
         assertThat(mode(home.resolve("token"))).isEqualTo("rw-------");
         assertThat(mode(home)).isEqualTo("rwx------");
-        assertThat(read(machine.home.resolve(".claude.json"))).contains("Bearer " + token);
+        String helper = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/headersHelper").asText();
+        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + token + "\"}");
+    }
+
+    @Test
+    void anMcpFileThatHoldsTheTokenIsMadeOwnerOnly() throws Exception {
+        Path config = write(machine.home.resolve(".copilot/mcp-config.json"), resource("copilot-mcp-config.json"));
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
+
+        machine.install(Scope.USER, Agent.COPILOT);
+
+        assertThat(read(config)).contains("Bearer ");
+        assertThat(mode(config)).isEqualTo("rw-------");
+    }
+
+    @Test
+    void uninstallingAProjectScopeLeavesTheUserScopeCopilotServerAlone() throws Exception {
+        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agent.COPILOT);
+        String userConfig = read(machine.home.resolve(".copilot/mcp-config.json"));
+
+        machine.uninstall(Scope.PROJECT, Agent.COPILOT);
+
+        assertThat(read(machine.home.resolve(".copilot/mcp-config.json"))).isEqualTo(userConfig).contains("\"baton\"");
+        assertThat(machine.project.resolve(".github/hooks/baton.json")).doesNotExist();
+        assertThat(machine.home.resolve(".copilot/hooks/baton.json")).exists();
     }
 
     @Test
@@ -164,6 +191,14 @@ class McpRegistrationTest extends MachineFixture {
                 .hasMessageContaining("--no-mcp");
         assertThat(machine.home.resolve(".claude.json")).doesNotExist();
         assertThat(machine.userSettings()).doesNotExist();
+    }
+
+    /** Runs a command line as Claude Code runs a header helper: through a shell, reading its standard output. */
+    private static String runShell(String command) throws Exception {
+        Process process = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isZero();
+        return output;
     }
 
     private static String mode(Path path) throws IOException {
