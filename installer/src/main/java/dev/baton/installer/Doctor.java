@@ -62,14 +62,15 @@ public final class Doctor {
         List<Check> checks = new ArrayList<>();
         checks.add(batonHome());
         checks.add(token());
-        checks.add(sidecar());
         checks.add(executable("hook script", layout.hookScript()));
-        checks.add(executable("launcher", layout.launcher()));
+        checks.add(executable("launcher", layout.hookLauncher()));
         checks.add(layout.binDirOnPath()
                 ? Check.ok("PATH", layout.binDir() + " is on PATH")
-                : Check.problem("PATH", layout.binDir() + " is not on PATH",
-                        "add to your shell profile: export PATH=\"" + layout.binDir() + ":$PATH\""));
+                : new Check(Status.SKIPPED, "PATH", layout.binDir() + " is not on PATH; the hooks do not need it, to run"
+                        + " `baton` yourself: export PATH=\"" + layout.binDir() + ":$PATH\"", ""));
+        // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
         new AgentChecks(layout, project, environment).addTo(checks);
+        checks.add(3, sidecar());
         return checks;
     }
 
