@@ -105,7 +105,7 @@ final class JsonConfigFile {
         // Edit the target of a symlinked dotfile rather than replacing the link with a plain file.
         Path target = before.exists() ? path.toRealPath() : path;
         byte[] original = keepsBackup ? readBackupMatching(after) : null;
-        byte[] content = original != null ? original : JsonText.render(after).getBytes(StandardCharsets.UTF_8);
+        byte[] content = original != null ? original : edited(before, after).getBytes(StandardCharsets.UTF_8);
         if (original == null && keepsBackup && before.exists() && !Files.exists(backup())) {
             Files.copy(target, backup(), StandardCopyOption.COPY_ATTRIBUTES);
         }
@@ -130,6 +130,26 @@ final class JsonConfigFile {
         ensureUnchangedSince(before, path);
         Files.deleteIfExists(path);
         return Outcome.DELETED;
+    }
+
+    /**
+     * The new text: the old one with only Baton's entries spliced in or out, so the user's layout and escapes
+     * stay; a file Baton creates is laid out as the agents lay out theirs. Should the splice ever not read back
+     * as {@code after}, the whole tree is rendered instead, for a right file matters more than a pretty one.
+     */
+    private static String edited(Snapshot before, ObjectNode after) {
+        if (!before.exists()) {
+            return JsonText.render(after);
+        }
+        try {
+            String text = JsonTextEdit.apply(new String(before.bytes(), StandardCharsets.UTF_8), before.tree(), after);
+            if (JsonText.parseObject(text).equals(after)) {
+                return text;
+            }
+        } catch (IOException | JsonText.InvalidJson | RuntimeException e) {
+            // rendered whole below
+        }
+        return JsonText.render(after);
     }
 
     private byte[] readBackupMatching(ObjectNode after) throws IOException {

@@ -50,8 +50,19 @@ final class JsonText {
 
     static String render(JsonNode node) {
         StringBuilder out = new StringBuilder();
-        write(node, 0, out);
+        write(node, 0, out, "", INDENT);
         return out.append('\n').toString();
+    }
+
+    /** A value laid out to sit on a line indented by {@code base}, nested levels indented by {@code unit} more each. */
+    static String render(JsonNode node, String base, String unit) {
+        StringBuilder out = new StringBuilder();
+        write(node, 0, out, base, unit);
+        return out.toString();
+    }
+
+    static String quote(String text) {
+        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
     }
 
     static String kind(JsonNode node) {
@@ -66,11 +77,11 @@ final class JsonText {
         };
     }
 
-    private static void write(JsonNode node, int depth, StringBuilder out) {
+    private static void write(JsonNode node, int depth, StringBuilder out, String base, String unit) {
         if (node.isObject()) {
-            writeObject(node, depth, out);
+            writeObject(node, depth, out, base, unit);
         } else if (node.isArray()) {
-            writeArray(node, depth, out);
+            writeArray(node, depth, out, base, unit);
         } else if (node.isTextual()) {
             out.append('"').append(JsonStringEncoder.getInstance().quoteAsString(node.textValue())).append('"');
         } else {
@@ -78,7 +89,7 @@ final class JsonText {
         }
     }
 
-    private static void writeObject(JsonNode node, int depth, StringBuilder out) {
+    private static void writeObject(JsonNode node, int depth, StringBuilder out, String base, String unit) {
         if (node.isEmpty()) {
             out.append("{}");
             return;
@@ -87,26 +98,26 @@ final class JsonText {
         Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> field = fields.next();
-            out.append(INDENT.repeat(depth + 1))
+            out.append(base).append(unit.repeat(depth + 1))
                     .append('"').append(JsonStringEncoder.getInstance().quoteAsString(field.getKey())).append("\": ");
-            write(field.getValue(), depth + 1, out);
+            write(field.getValue(), depth + 1, out, base, unit);
             out.append(fields.hasNext() ? ",\n" : "\n");
         }
-        out.append(INDENT.repeat(depth)).append('}');
+        out.append(base).append(unit.repeat(depth)).append('}');
     }
 
-    private static void writeArray(JsonNode node, int depth, StringBuilder out) {
+    private static void writeArray(JsonNode node, int depth, StringBuilder out, String base, String unit) {
         if (node.isEmpty()) {
             out.append("[]");
             return;
         }
         out.append("[\n");
         for (int i = 0; i < node.size(); i++) {
-            out.append(INDENT.repeat(depth + 1));
-            write(node.get(i), depth + 1, out);
+            out.append(base).append(unit.repeat(depth + 1));
+            write(node.get(i), depth + 1, out, base, unit);
             out.append(i < node.size() - 1 ? ",\n" : "\n");
         }
-        out.append(INDENT.repeat(depth)).append(']');
+        out.append(base).append(unit.repeat(depth)).append(']');
     }
 
     private static String describe(JsonProcessingException e) {

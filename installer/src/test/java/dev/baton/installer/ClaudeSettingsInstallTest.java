@@ -119,7 +119,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         write(machine.userSettings(), original);
 
         machine.install(Scope.USER, Agent.CLAUDE);
-        assertThat(read(machine.userSettings())).contains("\"feedbackSurveyRate\": 0.10").endsWith("}\n");
+        assertThat(read(machine.userSettings())).contains("\"feedbackSurveyRate\" : 0.10").endsWith("}");
         machine.uninstall(Scope.USER, Agent.CLAUDE);
 
         assertThat(read(machine.userSettings())).isEqualTo(original);

@@ -1,0 +1,68 @@
+package dev.baton.installer;
+
+import static dev.baton.installer.TestMachine.read;
+import static dev.baton.installer.TestMachine.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class JsonTextEditTest extends MachineFixture {
+
+    private static String edit(String text, java.util.function.Consumer<ObjectNode> change) throws Exception {
+        ObjectNode before = JsonText.parseObject(text);
+        ObjectNode after = before.deepCopy();
+        change.accept(after);
+        String edited = JsonTextEdit.apply(text, before, after);
+        assertThat(JsonText.parseObject(edited)).isEqualTo(after);
+        return edited;
+    }
+
+    @Test
+    void anAddedMemberTakesTheFilesIndentationAndNothingElseMoves() throws Exception {
+        String text = "{\n    \"name\": \"caf\\u00e9\",\n    \"n\": 1.50\n}";
+
+        String edited = edit(text, tree -> tree.putObject("hooks").putArray("Stop").add("x"));
+
+        assertThat(edited).isEqualTo("{\n    \"name\": \"caf\\u00e9\",\n    \"n\": 1.50,\n    \"hooks\": {\n"
+                + "        \"Stop\": [\n            \"x\"\n        ]\n    }\n}");
+    }
+
+    @Test
+    void removingMembersAndElementsTakesOutOnlyTheirText() throws Exception {
+        String text = "{\n\t\"a\": [1, 2, 3],\n\t\"b\": \"caf\\u00e9\",\n\t\"c\": {\"x\": 1, \"y\": 2}\n}\n";
+
+        assertThat(edit(text, tree -> tree.remove("b"))).isEqualTo("{\n\t\"a\": [1, 2, 3],\n\t\"c\": {\"x\": 1, \"y\": 2}\n}\n");
+        assertThat(edit(text, tree -> tree.remove("c"))).isEqualTo("{\n\t\"a\": [1, 2, 3],\n\t\"b\": \"caf\\u00e9\"\n}\n");
+        assertThat(edit(text, tree -> ((ObjectNode) tree.get("c")).remove("x")))
+                .isEqualTo("{\n\t\"a\": [1, 2, 3],\n\t\"b\": \"caf\\u00e9\",\n\t\"c\": {\"y\": 2}\n}\n");
+        assertThat(edit(text, tree -> ((com.fasterxml.jackson.databind.node.ArrayNode) tree.get("a")).remove(2)))
+                .isEqualTo("{\n\t\"a\": [1, 2],\n\t\"b\": \"caf\\u00e9\",\n\t\"c\": {\"x\": 1, \"y\": 2}\n}\n");
+        assertThat(edit(text, tree -> ((com.fasterxml.jackson.databind.node.ArrayNode) tree.get("a")).remove(0)))
+                .isEqualTo("{\n\t\"a\": [2, 3],\n\t\"b\": \"caf\\u00e9\",\n\t\"c\": {\"x\": 1, \"y\": 2}\n}\n");
+    }
+
+    @Test
+    void installAndUninstallKeepAHandFormattedSettingsFilesBytes() throws Exception {
+        String original = "{\n    \"model\": \"opus\",\n    \"greeting\": \"caf\\u00e9\",\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n"
+                + "    \"hooks\": {\n        \"Notification\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send hi\"}]}]\n    }\n}";
+        Path settings = write(machine.userSettings(), original);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        String installed = read(settings);
+        assertThat(installed).startsWith("{\n    \"model\": \"opus\",\n    \"greeting\": \"caf\\u00e9\",\n"
+                + "    \"permissions\": {\"allow\": [\"Bash(ls)\", \"mcp__baton__*\"]},\n"
+                + "    \"hooks\": {\n        \"Notification\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send hi\"}]}],\n"
+                + "        \"PreToolUse\": [\n            {\n                \"matcher\": ");
+        assertThat(installed).endsWith("\n    }\n}");
+        assertThat(machine.out()).contains("original saved as settings.json.baton-backup");
+
+        // The user changes something of their own, so the backup no longer matches and cannot simply come back.
+        write(settings, installed.replace("\"opus\"", "\"sonnet\""));
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(settings)).isEqualTo(original.replace("\"opus\"", "\"sonnet\""));
+    }
+}
