@@ -13,6 +13,15 @@ final class ConfigEdits {
     }
 
     static void apply(List<PlannedEdit> edits, boolean dryRun, PrintWriter out) throws IOException, InstallerException {
+        apply(edits, dryRun, false, out);
+    }
+
+    /**
+     * @param retireBackups for uninstall: once Baton's entries are out of a file, its backup is no longer needed
+     *                      (the file itself is the user's file again) and is deleted, and the output says so
+     */
+    static void apply(List<PlannedEdit> edits, boolean dryRun, boolean retireBackups, PrintWriter out)
+            throws IOException, InstallerException {
         for (PlannedEdit edit : edits) {
             if (dryRun) {
                 out.println(new FileStep(edit.intendedVerb(), edit.file().path(), edit.isNoOp() ? "" : edit.summary()));
@@ -26,6 +35,9 @@ final class ConfigEdits {
             }
             if (outcome == JsonConfigFile.Outcome.RESTORED) {
                 note += "; original bytes restored from " + edit.file().backup().getFileName();
+            } else if (retireBackups && !edit.changes().isEmpty() && edit.file().hasBackup()) {
+                java.nio.file.Files.delete(edit.file().backup());
+                note += "; backup " + edit.file().backup().getFileName() + " removed, no longer needed";
             }
             out.println(new FileStep(outcome.verb, edit.file().path(), note));
         }

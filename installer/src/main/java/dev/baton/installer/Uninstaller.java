@@ -58,7 +58,7 @@ public final class Uninstaller {
         edits.addAll(deletions);
         Optional<TextConfigFile> codexConfig = target.includes(Agent.CODEX) ? planCodexConfig(target) : Optional.empty();
         try {
-            ConfigEdits.apply(edits, dryRun, out);
+            ConfigEdits.apply(edits, dryRun, true, out);
             if (codexConfig.isPresent()) {
                 out.println(codexConfig.get().apply(dryRun));
             }

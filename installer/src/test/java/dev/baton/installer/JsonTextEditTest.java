@@ -64,5 +64,7 @@ class JsonTextEditTest extends MachineFixture {
         machine.uninstall(Scope.USER, Agent.CLAUDE);
 
         assertThat(read(settings)).isEqualTo(original.replace("\"opus\"", "\"sonnet\""));
+        assertThat(machine.out()).contains("backup settings.json.baton-backup removed, no longer needed");
+        assertThat(settings.resolveSibling("settings.json.baton-backup")).doesNotExist();
     }
 }
