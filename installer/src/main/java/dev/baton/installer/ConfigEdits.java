@@ -28,7 +28,7 @@ final class ConfigEdits {
                 continue;
             }
             boolean hadBackup = edit.file().hasBackup();
-            JsonConfigFile.Outcome outcome = edit.apply();
+            JsonConfigFile.Outcome outcome = edit.apply(!retireBackups);
             String note = outcome == JsonConfigFile.Outcome.UNCHANGED ? "" : edit.summary();
             if (!hadBackup && edit.file().hasBackup()) {
                 note += "; original saved as " + edit.file().backup().getFileName();

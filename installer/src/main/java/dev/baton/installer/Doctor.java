@@ -70,7 +70,7 @@ public final class Doctor {
                         + " `baton` yourself: export PATH=\"" + layout.binDir() + ":$PATH\"", ""));
         // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
         new AgentChecks(layout, project, environment).addTo(checks);
-        checks.add(3, sidecar());
+        checks.add(5, sidecar());
         return checks;
     }
 

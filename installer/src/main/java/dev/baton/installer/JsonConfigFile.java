@@ -99,6 +99,11 @@ final class JsonConfigFile {
      * backed-up original, the original bytes come back verbatim and the backup is retired.
      */
     Outcome write(Snapshot before, ObjectNode after) throws IOException, InstallerException {
+        return write(before, after, true);
+    }
+
+    /** @param saveOriginal whether a file without a backup gets one first (install: yes; uninstall: no) */
+    Outcome write(Snapshot before, ObjectNode after, boolean saveOriginal) throws IOException, InstallerException {
         if (before.exists() && before.tree().equals(after)) {
             return Outcome.UNCHANGED;
         }
@@ -106,7 +111,7 @@ final class JsonConfigFile {
         Path target = before.exists() ? path.toRealPath() : path;
         byte[] original = keepsBackup ? readBackupMatching(after) : null;
         byte[] content = original != null ? original : edited(before, after).getBytes(StandardCharsets.UTF_8);
-        if (original == null && keepsBackup && before.exists() && !Files.exists(backup())) {
+        if (saveOriginal && original == null && keepsBackup && before.exists() && !Files.exists(backup())) {
             Files.copy(target, backup(), StandardCopyOption.COPY_ATTRIBUTES);
         }
         ensureUnchangedSince(before, target);

@@ -21,8 +21,8 @@ record PlannedEdit(JsonConfigFile file, JsonConfigFile.Snapshot before, ObjectNo
         return after == null ? !before.exists() : before.exists() && before.tree().equals(after);
     }
 
-    JsonConfigFile.Outcome apply() throws IOException, InstallerException {
-        return after == null ? file.delete(before) : file.write(before, after);
+    JsonConfigFile.Outcome apply(boolean saveOriginal) throws IOException, InstallerException {
+        return after == null ? file.delete(before) : file.write(before, after, saveOriginal);
     }
 
     /** The verb a dry run reports for this edit. */

@@ -50,6 +50,10 @@ record TextConfigFile(Path path, byte[] before, String after, List<String> chang
             throw new InstallerException(path + " changed while Baton was editing it; nothing was written to it."
                     + " Run the command again.");
         }
+        if (after.isBlank() && before != null) {
+            Files.delete(target); // nothing but Baton's tables was in it
+            return new FileStep("deleted", path, summary);
+        }
         Set<PosixFilePermission> mode = before != null ? Files.getPosixFilePermissions(target) : SHARED_MODE;
         if (holdsSecret) {
             mode = SECRET_MODE;

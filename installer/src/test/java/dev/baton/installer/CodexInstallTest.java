@@ -76,6 +76,15 @@ class CodexInstallTest extends MachineFixture {
     }
 
     @Test
+    void aConfigTomlThatOnlyBatonWroteGoesAwayOnUninstall() throws Exception {
+        machine.install(Scope.USER, Agent.CODEX);
+
+        machine.uninstall(Scope.USER, Agent.CODEX);
+
+        assertThat(machine.home.resolve(".codex/config.toml")).doesNotExist();
+    }
+
+    @Test
     void aHookTheUserAlreadyTrustedKeepsItsTableAndGetsTheNewHash() throws Exception {
         Path hooksFile = machine.home.resolve(".codex/hooks.json");
         Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG + "\n[hooks.state.\"" + hooksFile

@@ -132,6 +132,19 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
+    void uninstallSavesNoBackupOfAFileTheAgentChangedSinceInstallCreatedIt() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+        Path claudeJson = machine.home.resolve(".claude.json");
+        write(claudeJson, read(claudeJson).replaceFirst("\\{", "{\"numStartups\": 3,"));
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(claudeJson)).contains("\"numStartups\": 3").doesNotContain("baton");
+        assertThat(claudeJson.resolveSibling(".claude.json.baton-backup")).doesNotExist();
+        assertThat(machine.out()).doesNotContain("original saved as .claude.json");
+    }
+
+    @Test
     void anMcpFileThatHoldsTheTokenIsMadeOwnerOnly() throws Exception {
         Path config = write(machine.home.resolve(".copilot/mcp-config.json"), resource("copilot-mcp-config.json"));
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
