@@ -43,7 +43,10 @@ final class HookHarness implements AutoCloseable {
     /** The files the samples edit, committed so that turn-end checks have a clean tree to compare with. */
     static final String[] SHOP_FILES = {
             "README.md", "src/main/java/shop/Cart.java", "src/main/java/shop/Order.java",
-            "src/main/java/shop/Legacy.java", "src/main/java/shop/Old.java", "analysis/sales.ipynb"};
+            "src/main/java/shop/Legacy.java", "src/main/java/shop/Old.java", "analysis/sales.ipynb", "src/A.java"};
+
+    /** The project directory of the payloads captured from the real CLIs ({@code hook-samples/captured}). */
+    static final String CAPTURED_CWD = "/home/dev/project";
 
     /**
      * The budget the script gets (BATON_HOOK_TIMEOUT) unless a test sets its own: far above what a call takes on an
@@ -108,6 +111,11 @@ final class HookHarness implements AutoCloseable {
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace(SAMPLE_CWD, repo.root().toString());
         }
+    }
+
+    /** A payload captured from a real CLI, as it is, with its project directory moved to the test repository. */
+    String captured(String name) throws IOException {
+        return sample("captured/" + name).replace(CAPTURED_CWD, repo.root().toString());
     }
 
     ScriptRun run(String agent, String event, String payload) throws IOException {
