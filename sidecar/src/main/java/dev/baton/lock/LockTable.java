@@ -62,8 +62,9 @@ public final class LockTable {
         List<String> waitedFor = List.copyOf(result.blocked.keySet());
         long deadline = System.nanoTime() + request.waitFor().toNanos();
         long seen = first.version();
+        String deadlock = observer.deadlockOf(request.sessionId()).orElse(null); // this wait may close a cycle
         try {
-            while (System.nanoTime() < deadline) {
+            while (deadlock == null && System.nanoTime() < deadline) {
                 long slice = Math.min(deadline, System.nanoTime() + RECHECK.toNanos());
                 ledger.awaitChange(seen, slice);
                 List<String> pending = List.copyOf(result.blocked.keySet());
@@ -74,6 +75,7 @@ public final class LockTable {
                 if (progress) {
                     break;
                 }
+                deadlock = observer.deadlockOf(request.sessionId()).orElse(null);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -85,7 +87,8 @@ public final class LockTable {
                 });
             }
         }
-        return result.outcome();
+        AcquireOutcome outcome = result.outcome();
+        return deadlock == null ? outcome : new AcquireOutcome(outcome.results(), outcome.allAcquired(), deadlock);
     }
 
     private Attempt attempt(Transaction tx, AcquireRequest request, List<String> files, boolean firstTry) {
