@@ -274,6 +274,55 @@ class DeadlockDetectionTest {
     }
 
     @Test
+    void deniedEditsStillWaitingAfterARestartAreEdgesAgainAndTheirCycleIsReported() {
+        String alice;
+        String bob;
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+            Crossing crossing = Crossing.of(baton, null);
+            alice = crossing.alice();
+            bob = crossing.bob();
+            baton.modules.deadlocks().editDenied(bob, baton.file("A.java"));
+        }
+
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+            Deadlocks deadlocks = baton.modules.deadlocks();
+            assertThat(deadlocks.waits()).extracting(WaitView::waiter, WaitView::holder, WaitView::kind)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(bob, alice, "denied"));
+
+            deadlocks.editDenied(alice, baton.file("B.java"));
+
+            JsonNode deadlock = client.awaitEvent("deadlock.detected").path("data").path("deadlock");
+            assertThat(deadlock.path("sessions")).extracting(JsonNode::asText).containsExactlyInAnyOrder(alice, bob);
+        }
+    }
+
+    @Test
+    void aDeniedWaitWhoseWindowPassedOrWhoseWaiterTookTheFileIsNotBroughtBack() {
+        String bob;
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+            Crossing crossing = Crossing.of(baton, null);
+            bob = crossing.bob();
+            String carol = baton.register("carol");
+            baton.modules.deadlocks().editDenied(bob, baton.file("A.java"));
+            baton.modules.deadlocks().editDenied(carol, baton.file("A.java"));
+            baton.release(crossing.alice(), baton.file("A.java"));
+            baton.acquire(carol, baton.file("A.java"), 0);
+        }
+
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+            assertThat(baton.modules.deadlocks().waits()).extracting(WaitView::waiter).containsExactly(bob);
+        }
+        try (RunningSidecar baton = startedLater(DeadlockSettings.DEFAULT_DENIED_WINDOW.plusMinutes(1))) {
+            assertThat(baton.modules.deadlocks().waits()).isEmpty();
+        }
+    }
+
+    /** The sidecar started again in the same home, its clock that much later than a fresh one's. */
+    private RunningSidecar startedLater(java.time.Duration later) {
+        return RunningSidecar.start(dir, Map.of(), later);
+    }
+
+    @Test
     void aDeniedWaitEndsWhenTheSessionGetsTheFileOrEnds() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
             String alice = baton.register("alice");
