@@ -7,12 +7,15 @@ import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
+import dev.baton.negotiation.Negotiation;
 import dev.baton.session.Registered;
 import dev.baton.state.BatonException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -96,7 +99,10 @@ final class HookService {
         // Waiting for one's own subagent is no conflict with another session: no wait-for edge, no deadlock.
         held.stream().filter(result -> !ownSubagents.contains(result.holder().session()))
                 .forEach(result -> denials.denied(session, result.file(), result.holder()));
-        String reason = DenyReason.of(held, files.size(), call.cwd(), baton.clock().instant(), ownSubagents);
+        Map<String, Negotiation> pending = new HashMap<>();
+        held.forEach(result -> baton.negotiations().openRequest(session, result.file())
+                .ifPresent(asked -> pending.put(result.file(), asked)));
+        String reason = DenyReason.of(held, files.size(), call.cwd(), baton.clock().instant(), ownSubagents, pending);
         List<String> lines = notices.take(session); // the reason always reaches the agent, so notices can ride on it
         return new HookReply.Deny(lines.isEmpty() ? reason : reason + "\n\n" + String.join("\n", lines));
     }
