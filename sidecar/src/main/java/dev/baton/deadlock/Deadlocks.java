@@ -4,6 +4,7 @@ import dev.baton.Baton;
 import dev.baton.deadlock.DeadlockDetector.Cause;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.WaitObserver;
+import dev.baton.state.AuditEntry;
 import dev.baton.state.Change;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
@@ -47,10 +48,68 @@ public final class Deadlocks {
         Deadlocks deadlocks = new Deadlocks(baton, settings);
         baton.ledger().addInterceptor(deadlocks::beforeCommit);
         baton.locks().observeWaits(deadlocks.new AcquireWaits());
+        deadlocks.restoreDeniedWaits();
         deadlocks.expiry.scheduleWithFixedDelay(deadlocks::expireDeniedWaits, EXPIRY_CHECK_MILLIS, EXPIRY_CHECK_MILLIS,
                 TimeUnit.MILLISECONDS);
         baton.ledger().addCloseHook(deadlocks.expiry::shutdownNow);
         return deadlocks;
+    }
+
+    /** The audit action that records a denied-edit wait and its end of window, so that it survives a restart. */
+    static final String DENIED_WAIT_ACTION = "wait-denied";
+    /** How far back each held file's history is read for denied waits at start. */
+    private static final int HISTORY_DEPTH = 200;
+
+    /**
+     * Brings back the denied-edit waits that were open when the sidecar stopped: each was audited
+     * ({@value #DENIED_WAIT_ACTION}, with the end of its window) in the transaction that started or moved it, so
+     * the durable history of every held file says who was still waiting for it. A wait is back unless its window
+     * has passed, its waiter has ended, or the waiter took the file after it.
+     */
+    private void restoreDeniedWaits() {
+        record Denied(String waiter, String file, Instant until) {
+        }
+        List<Denied> denied = ledger.read(world -> {
+            List<Denied> found = new java.util.ArrayList<>();
+            for (FileLock lock : world.locks()) {
+                java.util.Set<String> seen = new java.util.HashSet<>();
+                for (AuditEntry entry : ledger.store().history(lock.file(), HISTORY_DEPTH)) { // newest first
+                    String waiter = entry.sessionId();
+                    boolean took = "acquire".equals(entry.action());
+                    if (waiter == null || !(took || DENIED_WAIT_ACTION.equals(entry.action())) || !seen.add(waiter)) {
+                        continue; // each session's newest wait or take of the file says where it stands
+                    }
+                    if (!took) {
+                        until(entry).ifPresent(until -> found.add(new Denied(waiter, lock.file(), until)));
+                    }
+                }
+            }
+            return found;
+        });
+        if (denied.isEmpty()) {
+            return;
+        }
+        ledger.write(tx -> {
+            for (Denied wait : denied) {
+                boolean open = wait.until().isAfter(tx.now()) && tx.world().session(wait.waiter()).isPresent()
+                        && !holds(tx.world(), wait.waiter(), wait.file());
+                if (open && graph.get(wait.waiter(), wait.file(), WaitKind.DENIED).isEmpty()) {
+                    Wait restored = new Wait(wait.waiter(), wait.file(), WaitKind.DENIED, tx.now());
+                    graph.put(tx, restored, wait.until());
+                    tx.record(new Change.WaitStarted(restored));
+                }
+            }
+            detector.detect(tx, Cause.of(null));
+            return null;
+        });
+    }
+
+    private static Optional<Instant> until(AuditEntry entry) {
+        try {
+            return Optional.of(Instant.parse(entry.reason()));
+        } catch (RuntimeException e) {
+            return Optional.empty(); // not written by this class: no wait to bring back
+        }
     }
 
     public DeadlockSettings settings() {
@@ -141,17 +200,36 @@ public final class Deadlocks {
             detector.detect(tx, Cause.of(null));
         }
 
-        /** An acquire returns on the first file it gets; without one, its time ran out (or it was cut short). */
+        @Override
+        public Optional<String> deadlockOf(String sessionId) {
+            return ledger.read(world -> detector.open().stream()
+                    .filter(d -> d.involves(sessionId) && d.cycle.filesWaitedBy(sessionId).stream()
+                            .anyMatch(file -> graph.get(sessionId, file, WaitKind.ACQUIRE).isPresent()))
+                    .findFirst()
+                    .map(d -> d.note));
+        }
+
+        /**
+         * An acquire returns on the first file it gets; without one, its time ran out (or it was cut short), or
+         * it was told of the deadlock it is in. A waiter told of a deadlock still wants its files: like a denied
+         * edit, each counts as a wait for the denied-edit window, so the deadlock stays open (advice, notes)
+         * until it is broken or the window passes.
+         */
         @Override
         public void waitEnded(Transaction tx, String sessionId, List<String> files) {
             World world = tx.world();
             boolean gotOne = files.stream().anyMatch(file -> holds(world, sessionId, file));
-            String how = gotOne ? "stopped" : "timeout";
+            boolean told = !gotOne && detector.open().stream().anyMatch(d -> d.involves(sessionId));
+            String how = gotOne ? "stopped" : told ? "deadlock" : "timeout";
             boolean ended = false;
             for (String file : files) {
                 Optional<Wait> wait = graph.get(sessionId, file, WaitKind.ACQUIRE);
                 if (wait.isPresent()) {
-                    endWait(tx, wait.get(), holds(world, sessionId, file) ? "acquired" : how);
+                    boolean got = holds(world, sessionId, file);
+                    endWait(tx, wait.get(), got ? "acquired" : how);
+                    if (told && !got) {
+                        startWait(tx, sessionId, file, WaitKind.DENIED, tx.now().plus(settings.deniedWindow()));
+                    }
                     ended = true;
                 }
             }
@@ -212,6 +290,10 @@ public final class Deadlocks {
     }
 
     private void startWait(Transaction tx, String waiter, String file, WaitKind kind, Instant expiresAt) {
+        if (kind == WaitKind.DENIED) {
+            tx.audit(DENIED_WAIT_ACTION, waiter, file, expiresAt.toString(),
+                    tx.world().lock(file).map(FileLock::sessionId).orElse(null));
+        }
         Optional<Wait> known = graph.get(waiter, file, kind);
         if (known.isPresent()) {
             if (expiresAt != null) {

@@ -21,8 +21,24 @@ import java.util.Optional;
  */
 public final class LockScope {
 
-    public static final List<String> DEFAULT_IGNORES = List.of(
-            ".git/**", "node_modules/**", "package-lock.json", "*.lock", "target/**", "build/**", "dist/**", "*.db");
+    /**
+     * The lockfiles package managers write (never by hand), at any depth: the one list, documented in the README
+     * ("Files Baton never locks"), which a test keeps in step with it. Any other {@code *.lock} is skipped too.
+     */
+    public static final List<String> LOCKFILES = List.of(
+            "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
+            "deno.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "Gemfile.lock", "go.sum",
+            "composer.lock", "Cargo.lock", "mix.lock", "pubspec.lock", "Podfile.lock", "Package.resolved",
+            "packages.lock.json", "gradle.lockfile", "flake.lock");
+
+    public static final List<String> DEFAULT_IGNORES = defaultIgnores();
+
+    private static List<String> defaultIgnores() {
+        List<String> ignores = new ArrayList<>(List.of(".git/**", "node_modules/**", "*.lock", "target/**", "build/**",
+                "dist/**", "*.db"));
+        ignores.addAll(LOCKFILES);
+        return List.copyOf(ignores);
+    }
 
     private final List<Glob> ignores;
     private final boolean lockOutsideRepos;

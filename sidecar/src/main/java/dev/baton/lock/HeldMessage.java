@@ -13,6 +13,12 @@ public final class HeldMessage {
     }
 
     public static String of(String shownFile, Holder holder, Instant now) {
+        return of(shownFile, holder, now, "ask for it with `baton negotiate " + quoted(shownFile)
+                + " --reason \"…\"`, or work on something else and try again later");
+    }
+
+    /** The same with another next step (e.g. the state of a request the caller has made already). */
+    public static String of(String shownFile, Holder holder, Instant now, String nextStep) {
         StringBuilder text = new StringBuilder();
         text.append(shownFile).append(" is held by ");
         text.append(holder.agent() == null ? "session" : holder.agent() + " session").append(' ').append(shortId(holder.session()));
@@ -33,16 +39,27 @@ public final class HeldMessage {
         if (holder.plan() != null && !holder.plan().isBlank()) {
             text.append(", plan: '").append(holder.plan()).append('\'');
         }
-        text.append("); ask for it with `baton negotiate ").append(quoted(shownFile))
-                .append(" --reason \"…\"`, or work on something else and try again later");
+        text.append("); ").append(nextStep);
         return text.toString();
     }
 
+    /**
+     * The first 8 characters of a session id. A subagent's id ({@code PARENT/AGENT}) keeps its agent part whole:
+     * shortened, two subagents of one parent, and the parent itself, would look alike.
+     */
     public static String shortId(String id) {
-        return id == null ? "?" : id.length() <= 8 ? id : id.substring(0, 8) + "…";
+        if (id == null) {
+            return "?";
+        }
+        int slash = id.indexOf('/');
+        if (slash > 0) {
+            return shortId(id.substring(0, slash)) + id.substring(slash);
+        }
+        return id.length() <= 8 ? id : id.substring(0, 8) + "…";
     }
 
-    static String ago(Instant then, Instant now) {
+    /** A duration as the messages show it: seconds, minutes or hours. */
+    public static String ago(Instant then, Instant now) {
         long seconds = Math.max(0, Duration.between(then, now).toSeconds());
         if (seconds < 90) {
             return seconds + " s";
@@ -53,7 +70,7 @@ public final class HeldMessage {
         return (seconds / 3600) + " h";
     }
 
-    private static String quoted(String file) {
+    public static String quoted(String file) {
         return file.matches("[A-Za-z0-9_./@+-]+") ? file : "'" + file.replace("'", "'\\''") + "'";
     }
 }

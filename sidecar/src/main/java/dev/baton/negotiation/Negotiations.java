@@ -252,6 +252,13 @@ public final class Negotiations {
     }
 
     /** Open negotiations as wait-for edges (requester → holder), for the deadlock detector. */
+    /** The requester's open negotiation for the file, if it has one. */
+    public Optional<Negotiation> openRequest(String requesterId, String file) {
+        return ledger.read(world -> world.negotiations().stream()
+                .filter(n -> n.isOpen() && n.requesterId().equals(requesterId) && n.file().equals(file))
+                .findFirst());
+    }
+
     public List<PendingRequest> pendingRequests() {
         return ledger.read(Negotiations::pendingIn);
     }

@@ -55,4 +55,31 @@ class LockScopeTest {
         assertThat(scope.locks(repo.path("docs/guide.md").toString())).isFalse();
         assertThat(scope.locks(repo.path("src/docs/guide.md").toString())).isTrue();
     }
+
+    @Test
+    void everyLockfileIsNeverLockedAtAnyDepth() throws Exception {
+        TestRepo repo = TestRepo.create(dir.resolve("repo"));
+        LockScope scope = LockScope.defaults();
+
+        assertThat(LockScope.LOCKFILES).contains("pnpm-lock.yaml", "bun.lockb", "poetry.lock", "Gemfile.lock", "go.sum",
+                "composer.lock", "Cargo.lock", "yarn.lock", "package-lock.json");
+        for (String lockfile : LockScope.LOCKFILES) {
+            assertThat(scope.locks(repo.path(lockfile).toString())).as(lockfile).isFalse();
+            assertThat(scope.locks(repo.path("services/api/" + lockfile).toString())).as(lockfile).isFalse();
+        }
+        assertThat(scope.locks(repo.path("go.mod").toString())).isTrue();
+        assertThat(scope.locks(repo.path("pyproject.toml").toString())).isTrue();
+    }
+
+    @Test
+    void theReadmeListsExactlyTheseLockfiles() throws Exception {
+        String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
+        String paragraph = readme.substring(readme.indexOf("* **Files Baton never locks**"));
+        paragraph = paragraph.substring(paragraph.indexOf("these lockfiles at any depth:"), paragraph.indexOf(". `BATON_IGNORE`"));
+
+        List<String> listed = java.util.regex.Pattern.compile("`([^`]+)`").matcher(paragraph).results()
+                .map(match -> match.group(1)).toList();
+
+        assertThat(listed).containsExactlyElementsOf(LockScope.LOCKFILES);
+    }
 }

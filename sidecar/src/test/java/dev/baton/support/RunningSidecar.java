@@ -51,8 +51,13 @@ public final class RunningSidecar implements AutoCloseable {
     }
 
     public static RunningSidecar start(Path dir, Map<String, String> env) {
+        return start(dir, env, Duration.ZERO);
+    }
+
+    /** A sidecar whose clock starts {@code later} than a fresh one's: a restart after that much time. */
+    public static RunningSidecar start(Path dir, Map<String, String> env, Duration later) {
         try {
-            MutableClock clock = new MutableClock(Instant.parse("2026-03-02T09:00:00Z"));
+            MutableClock clock = new MutableClock(Instant.parse("2026-03-02T09:00:00Z").plus(later));
             AtomicReference<SidecarAdapters.Modules> modules = new AtomicReference<>();
             SidecarOptions options = SidecarOptions.defaults(new BatonHome(dir.resolve("home")), 0).withClock(clock)
                     .withSweepEvery(Duration.ofMillis(200));
