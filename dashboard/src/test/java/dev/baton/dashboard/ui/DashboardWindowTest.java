@@ -184,6 +184,23 @@ class DashboardWindowTest {
     }
 
     @Test
+    void everyColumnHeaderOnEveryPageIsShownWhole(FxRobot robot) throws Exception {
+        for (Page page : Page.values()) {
+            robot.interact(() -> window.view().open(page));
+            WaitForAsyncUtils.waitForFxEvents();
+
+            List<String> cut = onFx(() -> robot.lookup(".column-header .label").queryAll().stream()
+                    .filter(Node::isVisible)
+                    .map(node -> (Label) node)
+                    .filter(label -> label.lookup(".text") instanceof javafx.scene.text.Text shown
+                            && !shown.getText().equals(label.getText()))
+                    .map(label -> label.getText() + " shown as " + ((javafx.scene.text.Text) label.lookup(".text")).getText())
+                    .toList());
+            assertThat(cut).as("headers cut on %s", page).isEmpty();
+        }
+    }
+
+    @Test
     void cancellingTheConfirmationLeavesTheLockHeld(FxRobot robot) {
         String session = sidecar.register("dddddddd-cancel", null, repo);
         sidecar.acquire(session, repo.resolve("keep.txt"), 0);
