@@ -45,6 +45,7 @@ class ServeAndStopTest {
             serve.destroyForcibly();
         }
         try (SidecarProcess restarted = SidecarProcess.start(home)) {
+            assertThat(restarted.port()).isPositive();
             BatonCli.Result locks = baton.run("locks");
             assertThat(locks.out()).contains("Kept.java").contains("cli cli-");
         }
