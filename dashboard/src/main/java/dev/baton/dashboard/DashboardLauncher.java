@@ -51,7 +51,7 @@ public final class DashboardLauncher {
                 System.exit(2);
                 return;
             }
-            renderWithoutDisplay();
+            renderWithoutDisplay(options);
         }
         try {
             Application.launch(DashboardApp.class, args);
@@ -71,7 +71,10 @@ public final class DashboardLauncher {
     }
 
     /** JavaFX's headless platform (Monocle) with the software renderer: the screenshot needs no X server. */
-    private static void renderWithoutDisplay() {
+    private static void renderWithoutDisplay(DashboardOptions options) {
+        // The headless screen must hold the whole window, or painting it overflows the screen's buffer.
+        System.setProperty("headless.geometry", (int) Math.max(1280, options.width()) + "x"
+                + (int) Math.max(800, options.height()) + "-32");
         System.setProperty("glass.platform", "Monocle");
         System.setProperty("monocle.platform", "Headless");
         System.setProperty("prism.order", "sw");

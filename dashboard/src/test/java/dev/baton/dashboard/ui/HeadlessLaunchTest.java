@@ -52,7 +52,7 @@ class HeadlessLaunchTest {
             Path picture = temp.resolve("dashboard.png");
 
             Run run = launch("--url", sidecar.base(), "--token", sidecar.token(), "--screenshot", picture.toString(),
-                    "--size", "800x600");
+                    "--size", "1440x900");
 
             assertThat(run.exit()).as(run.err()).isZero();
             assertThat(run.err()).doesNotContain("Exception").doesNotContain("Unsupported JavaFX configuration");
