@@ -5,6 +5,7 @@ import dev.baton.liveness.ProcessLiveness;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.NamedLockTable;
 import dev.baton.message.Messages;
+import dev.baton.negotiation.HandOverNotices;
 import dev.baton.negotiation.NegotiationResolver;
 import dev.baton.negotiation.Negotiations;
 import dev.baton.negotiation.NoticeSource;
@@ -41,10 +42,12 @@ public final class Baton implements AutoCloseable {
         this.negotiations = new Negotiations(ledger, locks);
         this.messages = new Messages(ledger);
         this.plans = new Plans(ledger);
-        this.notices = new SessionNotices(ledger, messages);
+        HandOverNotices handOvers = new HandOverNotices();
+        this.notices = new SessionNotices(ledger, messages, handOvers);
         // Interceptors run in registration order; negotiation resolution comes first so that later
         // ones (the event log) see the resolutions it adds.
         ledger.addInterceptor(new NegotiationResolver());
+        ledger.addInterceptor(handOvers);
     }
 
     public Ledger ledger() {

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         description = "File locks and coordination for several AI coding agents editing one repository.",
         subcommands = {
                 ServeCommand.class,
+                StopCommand.class,
                 StatusCommand.class,
                 LockCommands.Locks.class,
                 LockCommands.Check.class,
@@ -47,6 +48,8 @@ public final class BatonCommand implements Runnable {
 
     public static CommandLine commandLine() {
         CommandLine line = new CommandLine(new BatonCommand());
+        line.addSubcommand(new CommandLine.HelpCommand());
+        addHelpOption(line);
         line.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof CliException cli) {
                 commandLine.getErr().println("baton: " + cli.getMessage());
@@ -56,6 +59,16 @@ public final class BatonCommand implements Runnable {
             return 3;
         });
         return line;
+    }
+
+    /** Every command and subcommand answers {@code -h/--help}, whoever declared it, so no verb is left out. */
+    private static void addHelpOption(CommandLine line) {
+        CommandLine.Model.CommandSpec command = line.getCommandSpec();
+        if (command.optionsMap().get("--help") == null && command.optionsMap().get("-h") == null) {
+            command.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help and exit.").build());
+        }
+        line.getSubcommands().values().forEach(BatonCommand::addHelpOption);
     }
 
     @Override

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code baton exclusive NAME -- CMD ARGS…}: runs CMD while holding the named lock and releases it
- * however CMD ends. The lock is held by this process, so if it is killed the lock frees itself.
+ * however CMD ends. The lock is held by this process, so if it is killed the lock frees itself; CMD runs tied to
+ * this process ({@link TiedCommand}), so it ends too instead of running on while the lock passes to someone else.
  */
 @Command(name = "exclusive", description = "Run CMD while holding the named lock NAME; exit with CMD's status.")
 final class ExclusiveCommand extends SidecarCommands implements Callable<Integer> {
@@ -51,14 +52,18 @@ final class ExclusiveCommand extends SidecarCommands implements Callable<Integer
                     lock.path("alive").asText(), lock.path("purpose").asText("?"));
             return 75; // EX_TEMPFAIL: try again later
         }
-        Thread release = new Thread(() -> releaseQuietly(client, self.pid()), "baton-exclusive-release");
+        TiedCommand tied = TiedCommand.prepare(command);
+        Thread release = new Thread(() -> {
+            tied.end(); // CMD first: the lock must not pass on while CMD still runs
+            releaseQuietly(client, self.pid());
+        }, "baton-exclusive-release");
         Runtime.getRuntime().addShutdownHook(release);
         try {
-            Process child = new ProcessBuilder(command).inheritIO().start();
-            return child.waitFor();
+            return tied.start().waitFor();
         } catch (IOException e) {
             throw new CliException("cannot run " + command.get(0) + ": " + e.getMessage());
         } finally {
+            tied.end();
             releaseQuietly(client, self.pid());
             Runtime.getRuntime().removeShutdownHook(release);
         }

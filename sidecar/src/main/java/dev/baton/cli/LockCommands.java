@@ -1,9 +1,13 @@
 package dev.baton.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.http.Json;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +59,8 @@ final class LockCommands {
                 for (JsonNode result : reply.path("results")) {
                     String file = result.path("file").asText();
                     if (result.path("acquired").asBoolean()) {
-                        out.println((result.path("reentrant").asBoolean() ? "already held: " : "acquired: ") + Output.relative(file));
+                        out.println((result.path("reentrant").asBoolean() ? "already held: " : "acquired: ") + Output.relative(file)
+                                + missingDirectory(file));
                     } else if (result.hasNonNull("holder")) {
                         out.println("held: " + Output.held(file, result.path("holder")));
                     } else {
@@ -65,6 +70,13 @@ final class LockCommands {
             });
             return reply.path("all_acquired").asBoolean() ? 0 : 1;
         }
+    }
+
+    /** A lock on a file in a directory that does not exist is legal (it may be created next) but often a typo. */
+    static String missingDirectory(String file) {
+        Path parent = Path.of(file).getParent();
+        return parent == null || Files.isDirectory(parent) ? ""
+                : " (note: its directory " + Output.relative(parent.toString()) + " does not exist yet; check the path)";
     }
 
     @Command(name = "release", description = "Release files this session holds (releasing what you do not hold is fine).")
@@ -131,28 +143,64 @@ final class LockCommands {
         }
     }
 
-    @Command(name = "locks", description = "List held locks.")
+    @Command(name = "locks", description = {"List held locks: files with their holders, then named locks"
+            + " (`baton exclusive`) with their holder's pid, host, since and command."})
     static final class Locks extends SidecarCommands implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Option(names = "--session", description = "Only this session's locks.") String session;
+        @Option(names = "--session", description = "Only this session's file locks.") String session;
+        @Option(names = "--named", description = "Only the named locks.") boolean named;
 
         @Override
         public Integer call() {
-            JsonNode reply = client().get("/v1/locks" + (session == null ? "" : "?session_id=" + encode(session)));
+            if (named && session != null) {
+                throw new CliException("named locks belong to processes, not sessions; give --named or --session, not both");
+            }
+            SidecarClient client = client();
+            ObjectNode reply = Json.mapper().createObjectNode();
+            if (!named) {
+                reply.setAll((ObjectNode) client.get("/v1/locks" + (session == null ? "" : "?session_id=" + encode(session))));
+            }
+            if (session == null) {
+                reply.set("named_locks", client.get("/v1/named-locks").path("named_locks"));
+            }
             PrintWriter out = spec.commandLine().getOut();
             Output.print(out, reply, json, () -> {
-                if (reply.path("locks").isEmpty()) {
-                    out.println("no locks held");
+                if (!named) {
+                    printFileLocks(out, reply.path("locks"));
                 }
-                for (JsonNode lock : reply.path("locks")) {
-                    JsonNode holder = lock.path("holder");
-                    out.printf("%s  %s %s (pid %s, %s) since %s%s%n", Output.relative(lock.path("file").asText()),
-                            holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
-                            holder.path("alive").asText(), lock.path("since").asText(),
-                            lock.path("edit_in_flight").asBoolean() ? " [editing]" : "");
+                if (session == null) {
+                    printNamedLocks(out, reply.path("named_locks"), named);
                 }
             });
             return 0;
+        }
+
+        private static void printFileLocks(PrintWriter out, JsonNode locks) {
+            if (locks.isEmpty()) {
+                out.println("no file locks held");
+            }
+            for (JsonNode lock : locks) {
+                JsonNode holder = lock.path("holder");
+                out.printf("%s  %s %s (pid %s, %s) since %s%s%n", Output.relative(lock.path("file").asText()),
+                        holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
+                        holder.path("alive").asText(), lock.path("since").asText(),
+                        lock.path("edit_in_flight").asBoolean() ? " [editing]" : "");
+            }
+        }
+
+        private static void printNamedLocks(PrintWriter out, JsonNode locks, boolean always) {
+            if (locks.isEmpty()) {
+                if (always) {
+                    out.println("no named locks held");
+                }
+                return;
+            }
+            out.println("named locks:");
+            for (JsonNode lock : locks) {
+                out.printf("%s  pid %s on %s (%s) since %s, running: %s%n", lock.path("name").asText(),
+                        lock.path("pid").asText(), lock.path("host").asText("?"), lock.path("alive").asText(),
+                        lock.path("since").asText(), lock.path("purpose").asText("?"));
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import dev.baton.home.BatonHome;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
+import io.javalin.util.JavalinBindException;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code baton serve}: runs the sidecar in the foreground until it is stopped (SIGTERM, Ctrl-C). */
-@Command(name = "serve", description = "Run the sidecar in the foreground.")
+@Command(name = "serve", description = {"Run the sidecar in the foreground until Ctrl-C, SIGTERM or `baton stop`.",
+        "It logs to the terminal and to sidecar.log in BATON_HOME."})
 final class ServeCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -30,9 +32,12 @@ final class ServeCommand implements Callable<Integer> {
         }
         Sidecar sidecar;
         try {
+            home.prepare();
+            ServeLog.alsoTo(home.logFile());
             sidecar = Sidecar.start(SidecarOptions.defaults(home, chosen), SidecarAdapters::of);
-        } catch (java.net.BindException e) {
-            throw new CliException("port " + chosen + " is in use; choose another with --port or BATON_PORT (0 = any)");
+        } catch (java.net.BindException | JavalinBindException e) {
+            throw new CliException("port " + chosen + " is in use by another program; choose another with --port or"
+                    + " BATON_PORT (0 = any free port)");
         } catch (IOException e) {
             throw new CliException(e.getMessage());
         }
@@ -41,8 +46,7 @@ final class ServeCommand implements Callable<Integer> {
             sidecar.close();
             stopped.countDown();
         }, "baton-shutdown"));
-        spec.commandLine().getOut().printf("Baton sidecar serving on 127.0.0.1:%d (home %s)%n", sidecar.port(), home.dir());
-        spec.commandLine().getOut().flush();
+        // The logger already said where it serves (in sidecar.log too); a terminal user needs no second line.
         stopped.await();
         return 0;
     }

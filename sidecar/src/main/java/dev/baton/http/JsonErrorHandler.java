@@ -4,7 +4,6 @@ import dev.baton.state.ErrorCode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -27,12 +26,6 @@ final class JsonErrorHandler extends ErrorHandler {
         // its next request on that connection fails with no answer at all.
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
         response.write(true, body(status, message), callback);
-    }
-
-    @Override
-    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-        fields.put(HttpHeader.CONTENT_TYPE, "application/json");
-        return body(status, reason);
     }
 
     private static ByteBuffer body(int status, String message) {

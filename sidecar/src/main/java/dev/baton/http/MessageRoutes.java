@@ -14,7 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Messages over HTTP: send, read one's inbox, mark read. All of it acts for a proved session. */
+/**
+ * Messages over HTTP: send, read one's inbox, mark read, all acting for a proved session; and the supervisor's listing
+ * of every message.
+ */
 final class MessageRoutes {
 
     record SendBody(String sessionId, String to, String text) {
@@ -46,11 +49,32 @@ final class MessageRoutes {
     }
 
     private void inbox(Context ctx) {
+        if (booleanQuery(ctx, "all")) {
+            everyMessage(ctx);
+            return;
+        }
         Session session = Callers.verify(baton, ctx, ctx.queryParam("session_id"));
         InboxQuery query = new InboxQuery(booleanQuery(ctx, "unread"), ctx.queryParam("from"), instantQuery(ctx, "since"),
                 Bodies.intQuery(ctx, "page", 1, 1, Integer.MAX_VALUE),
                 Bodies.intQuery(ctx, "page_size", InboxQuery.DEFAULT_PAGE_SIZE, 1, InboxQuery.MAX_PAGE_SIZE));
         Bodies.reply(ctx, baton.messages().inbox(session.id(), query));
+    }
+
+    /** How many of the newest messages the supervisor's listing returns at most. */
+    static final int MAX_SUPERVISED_MESSAGES = 1000;
+
+    /**
+     * {@code GET /v1/messages?all=true}: every session's messages, for the supervisor (the dashboard's Messages page).
+     * It acts for no session, so the bearer token is all it needs for now; this is the one place a supervisor
+     * credential check belongs once it exists.
+     */
+    private void everyMessage(Context ctx) {
+        if (ctx.queryParam("session_id") != null) {
+            throw BatonException.invalid("all=true lists every session's messages; leave out session_id (or drop all=true"
+                    + " to read one session's inbox)");
+        }
+        int limit = Bodies.intQuery(ctx, "limit", MAX_SUPERVISED_MESSAGES, 1, MAX_SUPERVISED_MESSAGES);
+        Bodies.reply(ctx, Map.of("messages", baton.messages().everyMessage(limit)));
     }
 
     private void read(Context ctx) {

@@ -104,6 +104,16 @@ public final class Messages {
         });
     }
 
+    /** The newest {@code limit} messages between any sessions, newest first: the supervisor's view. */
+    public List<SupervisedMessage> everyMessage(int limit) {
+        return ledger.read(world -> world.messages().descendingMap().values().stream()
+                .limit(limit)
+                .map(message -> new SupervisedMessage(message.id(), message.senderId(), message.recipient(),
+                        message.text(), message.sentAt(), message.isBroadcast() ? null
+                        : world.receipt(message.id(), message.recipient()).map(MessageReceipt::isRead).orElse(false)))
+                .toList());
+    }
+
     private static InboxEntry entry(World world, Message message, MessageReceipt receipt) {
         Optional<Session> sender = world.session(message.senderId());
         return new InboxEntry(message.id(), message.senderId(), sender.map(s -> s.agent().wireName()).orElse(null),

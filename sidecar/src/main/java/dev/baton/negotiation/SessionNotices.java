@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the hook tells a session on its next tool call: requests for files it holds (with the
+ * What the hook tells a session on its next tool call: files someone else took from it, requests for files it holds (with the
  * exact command to answer), answers to its own requests, and messages it has not been shown.
  * Each is shown once; a shown message stays unread until the session marks it read.
  */
@@ -23,21 +23,23 @@ public final class SessionNotices implements NoticeSource {
 
     private final Ledger ledger;
     private final Messages messages;
+    private final HandOverNotices handOvers;
 
-    public SessionNotices(Ledger ledger, Messages messages) {
+    public SessionNotices(Ledger ledger, Messages messages, HandOverNotices handOvers) {
         this.ledger = ledger;
         this.messages = messages;
+        this.handOvers = handOvers;
     }
 
     @Override
     public List<String> takeNotices(String sessionId) {
         // One transaction: two concurrent hook calls of one session cannot both show the same item.
         return ledger.write(tx -> {
+            List<String> notices = new ArrayList<>(handOvers.take(sessionId));
             Session session = tx.world().session(sessionId).orElse(null);
             if (session == null) {
-                return List.of();
+                return notices;
             }
-            List<String> notices = new ArrayList<>();
             for (Negotiation n : List.copyOf(tx.world().negotiations())) {
                 if (n.holderId().equals(session.id()) && n.isOpen() && !n.holderNotified()) {
                     notices.add(requestNotice(tx.world(), n));

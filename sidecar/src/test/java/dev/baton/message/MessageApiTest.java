@@ -82,6 +82,35 @@ class MessageApiTest {
     }
 
     @Test
+    void theSupervisorListsEveryMessageBetweenAnySessionsNewestFirstWithTheBearerTokenAlone() {
+        send(alpha, "bravo", "take src/App.java, I am done");
+        send(charlie, "*", "rebasing main in 5 minutes");
+        assertThat(markRead(bravo, Map.of("all", true)).status()).isEqualTo(200);
+
+        Reply all = sidecar.get("/v1/messages?all=true", Map.of());
+
+        assertThat(all.status()).as(all.body().toString()).isEqualTo(200);
+        JsonNode messages = all.body().path("messages");
+        assertThat(messages).hasSize(2);
+        assertThat(messages.get(0).path("from").asText()).isEqualTo(charlie.id());
+        assertThat(messages.get(0).path("to").asText()).isEqualTo("*");
+        assertThat(messages.get(0).path("text").asText()).isEqualTo("rebasing main in 5 minutes");
+        assertThat(messages.get(0).hasNonNull("read")).as("a broadcast is read by each session on its own").isFalse();
+        assertThat(messages.get(1).path("from").asText()).isEqualTo(alpha.id());
+        assertThat(messages.get(1).path("to").asText()).isEqualTo(bravo.id());
+        assertThat(messages.get(1).path("read").asBoolean()).isTrue();
+        assertThat(messages.get(1).hasNonNull("sent_at")).isTrue();
+    }
+
+    @Test
+    void theSupervisorsListingRefusesASessionIdInsteadOfGuessingWhichViewIsMeant() {
+        Reply mixed = sidecar.get("/v1/messages?all=true&session_id=" + alpha.id(), alpha.proof());
+
+        assertThat(mixed.status()).isEqualTo(400);
+        assertThat(mixed.body().path("error").path("message").asText()).contains("leave out session_id");
+    }
+
+    @Test
     void aBroadcastIsReadByEachRecipientIndependently() {
         Reply sent = send(alpha, "*", "heads up: rebasing main in 5 minutes");
         assertThat(sent.body().path("recipients").asInt()).isEqualTo(2);

@@ -32,10 +32,27 @@ public final class BatonCli {
     }
 
     public Result run(String... args) {
+        return run(builder(args), args);
+    }
+
+    /** Runs with these environment variables set (a null value removes the variable). */
+    public Result run(java.util.Map<String, String> env, String... args) {
+        ProcessBuilder builder = builder(args);
+        env.forEach((name, value) -> {
+            if (value == null) {
+                builder.environment().remove(name);
+            } else {
+                builder.environment().put(name, value);
+            }
+        });
+        return run(builder, args);
+    }
+
+    private Result run(ProcessBuilder builder, String... args) {
         try {
             Path out = Files.createTempFile("baton-out", ".txt");
             Path err = Files.createTempFile("baton-err", ".txt");
-            Process process = builder(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("baton " + String.join(" ", args) + " did not finish in 60 s");

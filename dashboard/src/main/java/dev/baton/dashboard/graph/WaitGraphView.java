@@ -1,9 +1,11 @@
 package dev.baton.dashboard.graph;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javafx.beans.value.ObservableValue;
+import javafx.geometry.Bounds;
 import javafx.geometry.Point2D;
 import javafx.scene.Group;
 import javafx.scene.Node;
@@ -28,6 +30,8 @@ public final class WaitGraphView extends Pane {
     private final Group nodes = new Group();
     private final Node empty;
     private WaitGraph graph = WaitGraph.empty();
+    /** Each arrow's label with the curve it belongs to, placed at layout time, once the labels know their size. */
+    private final List<Map.Entry<Label, EdgeLabels.Curve>> labels = new ArrayList<>();
 
     public WaitGraphView(ObservableValue<WaitGraph> source, Node empty) {
         this.empty = empty;
@@ -48,6 +52,20 @@ public final class WaitGraphView extends Pane {
     @Override
     protected void layoutChildren() {
         empty.resizeRelocate(0, 0, getWidth(), getHeight());
+        List<EdgeLabels.Curve> curves = new ArrayList<>();
+        List<Point2D> sizes = new ArrayList<>();
+        for (Map.Entry<Label, EdgeLabels.Curve> entry : labels) {
+            Label label = entry.getKey();
+            label.applyCss(); // a label made by a resize during this layout pass has not been styled yet
+            label.autosize();
+            curves.add(entry.getValue());
+            sizes.add(new Point2D(label.getWidth(), label.getHeight()));
+        }
+        List<Bounds> cards = nodes.getChildren().stream().map(Node::getBoundsInParent).toList();
+        List<Bounds> boxes = EdgeLabels.place(curves, sizes, cards);
+        for (int i = 0; i < labels.size(); i++) {
+            labels.get(i).getKey().relocate(boxes.get(i).getMinX(), boxes.get(i).getMinY());
+        }
     }
 
     private void redraw() {
@@ -65,6 +83,7 @@ public final class WaitGraphView extends Pane {
             nodes.getChildren().add(card(node, centres.get(node.id())));
         }
         edges.getChildren().clear();
+        labels.clear();
         for (WaitGraph.Edge edge : graph.edges()) {
             Point2D from = centres.get(edge.from());
             Point2D to = centres.get(edge.to());
@@ -72,6 +91,7 @@ public final class WaitGraphView extends Pane {
                 edges.getChildren().addAll(arrow(edge, from, to));
             }
         }
+        requestLayout();
     }
 
     private static Node card(WaitGraph.Node node, Point2D centre) {
@@ -101,7 +121,7 @@ public final class WaitGraphView extends Pane {
         return card;
     }
 
-    private static List<Node> arrow(WaitGraph.Edge edge, Point2D from, Point2D to) {
+    private List<Node> arrow(WaitGraph.Edge edge, Point2D from, Point2D to) {
         Point2D direction = to.subtract(from).normalize();
         Point2D normal = new Point2D(direction.getY(), -direction.getX());
         // Bend every arrow to its own left, so A→B and B→A of a deadlock are two separate curves.
@@ -119,9 +139,7 @@ public final class WaitGraphView extends Pane {
         head.getStyleClass().add("graph-arrowhead");
         Label label = new Label(String.join(", ", edge.files()));
         label.getStyleClass().add("graph-edge-label");
-        Point2D middle = start.multiply(0.25).add(control.multiply(0.5)).add(end.multiply(0.25));
-        label.layoutXProperty().bind(label.widthProperty().divide(-2).add(middle.getX()));
-        label.layoutYProperty().bind(label.heightProperty().divide(-2).add(middle.getY()));
+        labels.add(Map.entry(label, new EdgeLabels.Curve(start, control, end)));
         String id = "edge-" + edge.from() + "-" + edge.to();
         curve.setId(id);
         for (Node part : List.of(curve, head, label)) {

@@ -33,9 +33,14 @@ final class EventSummary {
                         + file(data.path("lock").path("file").asText(), data.path("lock").path("holder").path("session").asText());
             case "lock.released":
                 String actor = data.path("actor").asText(null);
-                return who(data.path("session_id").asText()) + " released "
-                        + file(data.path("file").asText(), data.path("session_id").asText())
-                        + because(data.path("reason")) + (actor == null ? "" : " by " + actor);
+                String former = data.path("session_id").asText();
+                String released = file(data.path("file").asText(), former);
+                if (actor != null && !actor.equals(former)) {
+                    // A hand-over: someone else took the file; the sidecar tells its former holder on its next call.
+                    return handedOverBy(actor) + " took " + released + " from " + who(former) + because(data.path("reason"))
+                            + "; " + who(former) + " is told on its next call to re-read it";
+                }
+                return who(former) + " released " + released + because(data.path("reason"));
             case "lock.denied":
                 return who(data.path("session_id").asText()) + " was denied "
                         + file(data.path("file").asText(), data.path("session_id").asText())
@@ -132,5 +137,15 @@ final class EventSummary {
             return goal == null ? "" : goal;
         }
         return goal == null || goal.isBlank() ? task : goal + " — now: " + task;
+    }
+
+    private String handedOverBy(String actor) {
+        if (actor.equals("dashboard")) {
+            return "the supervisor (dashboard)";
+        }
+        if (actor.startsWith("supervisor:")) {
+            return "the supervisor (" + actor.substring("supervisor:".length()) + ")";
+        }
+        return who(actor);
     }
 }

@@ -18,7 +18,18 @@ final class Columns {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
+    /** A header's padding, sort arrow and a little air, around the title's text (Primer's header style). */
+    private static final double HEADER_CHROME = 36;
+
     private Columns() {
+    }
+
+    /** How wide a column must be for its whole title to show in the header. */
+    static double headerWidth(String title) {
+        javafx.scene.text.Text text = new javafx.scene.text.Text(title == null ? "" : title);
+        text.setFont(javafx.scene.text.Font.font(javafx.scene.text.Font.getDefault().getFamily(),
+                javafx.scene.text.FontWeight.BOLD, 14));
+        return Math.ceil(text.getLayoutBounds().getWidth()) + HEADER_CHROME;
     }
 
     static <R> TableColumn<R, String> text(String title, double width, Function<R, String> value) {

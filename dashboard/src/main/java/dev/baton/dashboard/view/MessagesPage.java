@@ -12,7 +12,7 @@ final class MessagesPage {
 
     static TablePage<MessageRow> build(DashboardModel model) {
         EmptyState empty = new EmptyState("No messages yet",
-                "Agents message each other with `baton msg SESSION TEXT` (or `*` for everyone).",
+                "Agents message each other with `baton msg send TO TEXT` (TO is a session id, or `*` for everyone).",
                 model.loadedProperty(), model.connectionProperty());
         TablePage<MessageRow> page = new TablePage<>("messages", model.messages(),
                 row -> String.join(" ", row.from(), row.to(), row.text(), row.read()), empty, model.nowProperty());

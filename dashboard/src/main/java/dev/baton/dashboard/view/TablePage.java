@@ -65,6 +65,12 @@ final class TablePage<R> {
 
     @SafeVarargs
     final TablePage<R> columns(TableColumn<R, ?>... columns) {
+        for (TableColumn<R, ?> column : columns) {
+            // The resize policy may narrow a column to its minimum; never so far that its title is cut.
+            double fit = Columns.headerWidth(column.getText());
+            column.setMinWidth(Math.max(column.getMinWidth(), fit));
+            column.setPrefWidth(Math.max(column.getPrefWidth(), fit));
+        }
         table.getColumns().addAll(java.util.Arrays.asList(columns));
         return this;
     }

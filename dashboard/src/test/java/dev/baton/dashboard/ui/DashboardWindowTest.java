@@ -166,6 +166,41 @@ class DashboardWindowTest {
     }
 
     @Test
+    void theMessagesPageListsEveryMessageBetweenTheSessions(FxRobot robot) throws Exception {
+        String a = sidecar.register("aaaaaaaa-messages", "auth", repo);
+        String b = sidecar.register("bbbbbbbb-messages", "billing", repo);
+        sidecar.sendMessage(a, b, "src/App.java is yours after this commit");
+        sidecar.sendMessage(b, "*", "rebasing main in five minutes");
+
+        robot.interact(() -> window.view().open(Page.MESSAGES));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> window.model().messages().size() == 2
+                && window.model().messages().stream().allMatch(row -> !"…".equals(row.text()))));
+        TableView<?> table = robot.lookup("#messages-table").queryTableView();
+        assertThat(onFx(() -> table.getItems().size())).isEqualTo(2);
+        assertThat(onFx(() -> window.model().messages().stream().map(row -> row.from() + ">" + row.to() + ":" + row.text()).toList()))
+                .containsExactlyInAnyOrder("auth>billing:src/App.java is yours after this commit",
+                        "billing>everyone:rebasing main in five minutes");
+    }
+
+    @Test
+    void everyColumnHeaderOnEveryPageIsShownWhole(FxRobot robot) throws Exception {
+        for (Page page : Page.values()) {
+            robot.interact(() -> window.view().open(page));
+            WaitForAsyncUtils.waitForFxEvents();
+
+            List<String> cut = onFx(() -> robot.lookup(".column-header .label").queryAll().stream()
+                    .filter(Node::isVisible)
+                    .map(node -> (Label) node)
+                    .filter(label -> label.lookup(".text") instanceof javafx.scene.text.Text shown
+                            && !shown.getText().equals(label.getText()))
+                    .map(label -> label.getText() + " shown as " + ((javafx.scene.text.Text) label.lookup(".text")).getText())
+                    .toList());
+            assertThat(cut).as("headers cut on %s", page).isEmpty();
+        }
+    }
+
+    @Test
     void cancellingTheConfirmationLeavesTheLockHeld(FxRobot robot) {
         String session = sidecar.register("dddddddd-cancel", null, repo);
         sidecar.acquire(session, repo.resolve("keep.txt"), 0);

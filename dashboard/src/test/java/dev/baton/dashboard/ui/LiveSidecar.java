@@ -80,6 +80,10 @@ final class LiveSidecar implements AutoCloseable {
                 "wait_seconds", waitSeconds), AS_THE_AGENT);
     }
 
+    JsonNode sendMessage(String fromSession, String to, String text) {
+        return post("/v1/messages", Map.of("session_id", fromSession, "to", to, "text", text), AS_THE_AGENT);
+    }
+
     JsonNode release(String sessionId, Path file) {
         return post("/v1/locks/release", Map.of("session_id", sessionId, "files", List.of(file.toString())), AS_THE_AGENT);
     }

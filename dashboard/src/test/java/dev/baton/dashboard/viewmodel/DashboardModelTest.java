@@ -66,7 +66,7 @@ class DashboardModelTest {
                 "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\"" + A + "\",\"reason\":\"forced\",\"actor\":\"dashboard\"}"))));
         assertThat(model.locks()).extracting(LockRow::shownFile).containsExactly("b.txt");
         assertThat(model.sessions().get(0).locksHeld()).isEqualTo(1);
-        assertThat(model.activity()).extracting(e -> e.summary()).contains("aaaaaaaa released a.txt (forced) by dashboard");
+        assertThat(model.activity()).extracting(e -> e.summary()).contains("the supervisor (dashboard) took a.txt from aaaaaaaa (forced); aaaaaaaa is told on its next call to re-read it");
     }
 
     @Test

@@ -1,0 +1,68 @@
+package dev.baton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.support.BatonCli;
+import dev.baton.support.ChildProcess;
+import dev.baton.support.TempSidecar;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@code baton locks} and {@code baton acquire} tell a person at a terminal. */
+class LockListingCliTest {
+
+    @TempDir Path home;
+    @TempDir Path work;
+    TempSidecar sidecar;
+    BatonCli baton;
+
+    @BeforeEach
+    void start() {
+        sidecar = TempSidecar.start(home);
+        baton = new BatonCli(home, work);
+    }
+
+    @AfterEach
+    void stop() {
+        sidecar.close();
+    }
+
+    @Test
+    void locksListsNamedLocksWithHolderPidHostSinceAndCommand() {
+        try (ChildProcess job = ChildProcess.sleeping()) {
+            assertThat(sidecar.post("/v1/named-locks/acquire", Map.of("name", "nightly-release", "pid", job.pid(),
+                    "host", "buildbox", "purpose", "make release")).status()).isEqualTo(200);
+
+            BatonCli.Result all = baton.run("locks");
+            BatonCli.Result named = baton.run("locks", "--named");
+            BatonCli.Result namedJson = baton.run("locks", "--named", "--json");
+
+            assertThat(all.exit()).as(all.err()).isZero();
+            assertThat(all.out()).contains("no file locks held").contains("nightly-release  pid " + job.pid()
+                    + " on buildbox (alive) since ").contains("running: make release");
+            assertThat(named.out()).contains("nightly-release  pid " + job.pid()).doesNotContain("file locks");
+            assertThat(namedJson.out()).contains("\"named_locks\"").contains("\"purpose\" : \"make release\"");
+        }
+    }
+
+    @Test
+    void locksNamedSaysSoWhenNoNamedLockIsHeld() {
+        BatonCli.Result named = baton.run("locks", "--named");
+
+        assertThat(named.exit()).isZero();
+        assertThat(named.out()).contains("no named locks held");
+    }
+
+    @Test
+    void acquiringAFileInADirectoryThatDoesNotExistSaysSo() {
+        BatonCli.Result acquired = baton.run("acquire", "srcc/App.java");
+
+        assertThat(acquired.exit()).as(acquired.err()).isZero();
+        assertThat(acquired.out()).contains("acquired: srcc/App.java")
+                .contains("its directory srcc does not exist yet");
+    }
+}
