@@ -1,0 +1,62 @@
+package dev.baton.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Gemini API (Gemini CLI): POST /v1beta/models/M:streamGenerateContent?alt=sse for turns. Its side requests
+ * (next-speaker check, routing) are :generateContent calls that want JSON text, and :countTokens.
+ */
+final class GeminiWire implements Wire {
+
+    @Override
+    public boolean isTurn(FakeModel.Request request, JsonNode json) {
+        return request.path().contains(":streamGenerateContent") && Wire.hasTools(json);
+    }
+
+    @Override
+    public Reply side(FakeModel.Request request, JsonNode json) {
+        if (request.path().contains(":countTokens")) {
+            return Reply.json(200, "{\"totalTokens\":10}");
+        }
+        if (!request.path().contains("GenerateContent") && !request.path().contains("generateContent")) {
+            return Reply.json(200, "{\"models\":[]}");
+        }
+        // The next-speaker check and the model router ask for JSON; "the user speaks next" ends the turn.
+        String text = json.path("generationConfig").has("responseJsonSchema")
+                || json.path("generationConfig").has("responseSchema")
+                ? "{\"reasoning\":\"The task is done.\",\"next_speaker\":\"user\",\"model_choice\":\"flash\"}"
+                : "ok";
+        return answer(request, candidate(Wire.object().put("text", text)));
+    }
+
+    @Override
+    public Reply reply(Step step, JsonNode json) {
+        ObjectNode part = Wire.object();
+        if (step instanceof Step.ToolCall call) {
+            part.putObject("functionCall").put("name", call.name()).set("args", FakeModel.JSON.valueToTree(call.arguments()));
+        } else if (step instanceof Step.Say say) {
+            part.put("text", say.text());
+        } else {
+            throw new IllegalArgumentException("Gemini has no freeform tools");
+        }
+        return Reply.events(Wire.sse(null, candidate(part)));
+    }
+
+    private static Reply answer(FakeModel.Request request, ObjectNode body) {
+        return request.path().contains(":streamGenerateContent")
+                ? Reply.events(Wire.sse(null, body))
+                : Reply.json(200, body.toString());
+    }
+
+    private static ObjectNode candidate(ObjectNode part) {
+        ObjectNode body = Wire.object();
+        ObjectNode candidate = body.putArray("candidates").addObject().put("finishReason", "STOP").put("index", 0);
+        ObjectNode content = candidate.putObject("content").put("role", "model");
+        content.putArray("parts").add(part);
+        body.putObject("usageMetadata").put("promptTokenCount", 10).put("candidatesTokenCount", 5)
+                .put("totalTokenCount", 15);
+        body.put("modelVersion", "gemini-2.5-pro");
+        return body;
+    }
+}
