@@ -1,5 +1,6 @@
 package dev.baton.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
@@ -66,15 +67,24 @@ final class AgentProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code count} output lines match. */
+    /** Waits until {@code count} output lines match; fails at once if the CLI exits first. */
     void awaitLines(Predicate<String> match, int count) {
-        await(name + " to print " + count + " matching lines; it printed:\n" + tail()).atMost(TURN)
-                .until(() -> output().lines().filter(match).count() >= count
-                        || !process.isAlive() && output().lines().filter(match).count() < count && failDead());
+        await(name + " to print " + count + " matching lines").atMost(TURN).untilAsserted(() -> {
+            long seen = output().lines().filter(match).count();
+            if (seen < count && !process.isAlive()) {
+                throw new AssertionError(name + " exited (" + process.exitValue() + ") early:\n" + tail());
+            }
+            assertThat(seen).as("lines so far:\n%s", tail()).isGreaterThanOrEqualTo(count);
+        });
     }
 
-    private boolean failDead() {
-        throw new AssertionError(name + " exited (" + process.exitValue() + ") early:\n" + output());
+    /** Closes stdin: the CLIs that read a prompt from it (Codex exec, Gemini) start once it ends. */
+    void closeInput() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // already closed
+        }
     }
 
     /** Closes stdin (the user leaves) and waits for the CLI to exit. */
@@ -88,7 +98,8 @@ final class AgentProcess implements AutoCloseable {
     }
 
     int awaitExit() {
-        await(name + " to exit; it printed:\n" + tail()).atMost(TURN).until(() -> !process.isAlive());
+        await(name + " to exit").atMost(TURN).untilAsserted(() ->
+                assertThat(process.isAlive()).as("still running; printed so far:\n%s", tail()).isFalse());
         return process.exitValue();
     }
 

@@ -53,7 +53,19 @@ final class Claude implements AutoCloseable {
     }
 
     void awaitTurnEnd() {
-        process.awaitLines(line -> line.startsWith("{\"type\":\"result\""), turns);
+        process.awaitLines(Claude::isResult, turns);
+    }
+
+    /** The line stream-json output ends each turn with. */
+    private static boolean isResult(String line) {
+        if (!line.startsWith("{")) {
+            return false;
+        }
+        try {
+            return "result".equals(FakeModel.JSON.readTree(line).path("type").asText());
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** Ends the session the way a user does: no more input. Waits for the CLI (and its SessionEnd hook). */

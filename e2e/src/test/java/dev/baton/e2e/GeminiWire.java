@@ -22,11 +22,10 @@ final class GeminiWire implements Wire {
         if (!request.path().contains("GenerateContent") && !request.path().contains("generateContent")) {
             return Reply.json(200, "{\"models\":[]}");
         }
-        // The next-speaker check and the model router ask for JSON; "the user speaks next" ends the turn.
-        String text = json.path("generationConfig").has("responseJsonSchema")
-                || json.path("generationConfig").has("responseSchema")
-                ? "{\"reasoning\":\"The task is done.\",\"next_speaker\":\"user\",\"model_choice\":\"flash\"}"
-                : "ok";
+        // The next-speaker check and the model router ask for JSON of a schema: fill it in ("user" speaks next).
+        JsonNode config = json.path("generationConfig");
+        JsonNode schema = config.has("responseJsonSchema") ? config.get("responseJsonSchema") : config.path("responseSchema");
+        String text = schema.isMissingNode() ? "ok" : fill(schema).toString();
         return answer(request, candidate(Wire.object().put("text", text)));
     }
 
@@ -41,6 +40,28 @@ final class GeminiWire implements Wire {
             throw new IllegalArgumentException("Gemini has no freeform tools");
         }
         return Reply.events(Wire.sse(null, candidate(part)));
+    }
+
+    /** A value of the JSON schema: every property present, strings say "user", numbers are 1. */
+    private static JsonNode fill(JsonNode schema) {
+        String type = schema.path("type").asText("string").toLowerCase(java.util.Locale.ROOT);
+        switch (type) {
+            case "object": {
+                ObjectNode value = Wire.object();
+                schema.path("properties").fields().forEachRemaining(p -> value.set(p.getKey(), fill(p.getValue())));
+                return value;
+            }
+            case "array":
+                return FakeModel.JSON.createArrayNode();
+            case "integer":
+            case "number":
+                return FakeModel.JSON.getNodeFactory().numberNode(1);
+            case "boolean":
+                return FakeModel.JSON.getNodeFactory().booleanNode(false);
+            default:
+                return schema.path("enum").isArray() && schema.path("enum").size() > 0
+                        ? schema.path("enum").get(0) : FakeModel.JSON.getNodeFactory().textNode("user");
+        }
     }
 
     private static Reply answer(FakeModel.Request request, ObjectNode body) {
