@@ -50,7 +50,7 @@ final class DeadlockText {
     }
 
     private static String who(String sessionId, World world) {
-        String shortId = sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8);
+        String shortId = Session.shortId(sessionId);
         return world.session(sessionId)
                 .map(s -> s.agent().wireName() + " " + shortId + (s.name() == null || s.name().isBlank() ? "" : " \"" + s.name() + "\""))
                 .orElse(shortId);

@@ -141,17 +141,36 @@ public final class Deadlocks {
             detector.detect(tx, Cause.of(null));
         }
 
-        /** An acquire returns on the first file it gets; without one, its time ran out (or it was cut short). */
+        @Override
+        public Optional<String> deadlockOf(String sessionId) {
+            return ledger.read(world -> detector.open().stream()
+                    .filter(d -> d.involves(sessionId) && d.cycle.filesWaitedBy(sessionId).stream()
+                            .anyMatch(file -> graph.get(sessionId, file, WaitKind.ACQUIRE).isPresent()))
+                    .findFirst()
+                    .map(d -> d.note));
+        }
+
+        /**
+         * An acquire returns on the first file it gets; without one, its time ran out (or it was cut short), or
+         * it was told of the deadlock it is in. A waiter told of a deadlock still wants its files: like a denied
+         * edit, each counts as a wait for the denied-edit window, so the deadlock stays open (advice, notes)
+         * until it is broken or the window passes.
+         */
         @Override
         public void waitEnded(Transaction tx, String sessionId, List<String> files) {
             World world = tx.world();
             boolean gotOne = files.stream().anyMatch(file -> holds(world, sessionId, file));
-            String how = gotOne ? "stopped" : "timeout";
+            boolean told = !gotOne && detector.open().stream().anyMatch(d -> d.involves(sessionId));
+            String how = gotOne ? "stopped" : told ? "deadlock" : "timeout";
             boolean ended = false;
             for (String file : files) {
                 Optional<Wait> wait = graph.get(sessionId, file, WaitKind.ACQUIRE);
                 if (wait.isPresent()) {
-                    endWait(tx, wait.get(), holds(world, sessionId, file) ? "acquired" : how);
+                    boolean got = holds(world, sessionId, file);
+                    endWait(tx, wait.get(), got ? "acquired" : how);
+                    if (told && !got) {
+                        startWait(tx, sessionId, file, WaitKind.DENIED, tx.now().plus(settings.deniedWindow()));
+                    }
                     ended = true;
                 }
             }

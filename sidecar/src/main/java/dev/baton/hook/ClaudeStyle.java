@@ -27,7 +27,7 @@ final class ClaudeStyle {
         String eventName = payload.has("hook_event_name") ? payload.text("hook_event_name") : eventArg;
         EventKind event = EventKind.fromName(eventName);
         String subagent = payload.text("agent_id");
-        if ("SubagentStop".equalsIgnoreCase(eventName) && subagent == null) {
+        if (event == EventKind.SUBAGENT_STOP && subagent == null) {
             event = EventKind.OTHER; // a subagent's end without its id says nothing about the main conversation
         }
         String sessionId = payload.text("session_id");
@@ -35,6 +35,9 @@ final class ClaudeStyle {
             throw BatonException.invalid("the hook payload has no session_id; Baton needs it to know whose edit this is");
         }
         String tool = payload.text("tool_name");
+        if (event == EventKind.TOOL_FAILED && tool == null) {
+            event = EventKind.OTHER; // an error that names no tool ends no edit
+        }
         List<String> files = tool == null ? null : filesWritten.apply(tool, payload.node("tool_input"));
         return new HookCall(agent, event, sessionId, subagent, payload.text("cwd"), tool, files != null,
                 files == null ? List.of() : files);
@@ -55,7 +58,9 @@ final class ClaudeStyle {
             case SESSION_START -> "SessionStart";
             case PRE_TOOL -> "PreToolUse";
             case POST_TOOL -> "PostToolUse";
+            case TOOL_FAILED -> "PostToolUseFailure";
             case STOP -> "Stop";
+            case SUBAGENT_STOP -> "SubagentStop";
             case SESSION_END -> "SessionEnd";
             case OTHER -> "Other";
         };

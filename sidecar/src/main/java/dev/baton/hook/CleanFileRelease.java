@@ -11,6 +11,7 @@ import dev.baton.session.Session;
 import dev.baton.session.SessionRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The advisory release at the end of an agent's turn: the session's files that are clean against git (no
- * staged or unstaged change, not untracked) and have no edit in flight go back to everyone; dirty files stay
- * held until the session ends. Git runs outside the ledger; {@link LockTable#releaseIfUnchanged} then frees
+ * The advisory release when an edit is over (an agent's turn ended, a subagent ended, a tool failed or was
+ * refused): the files that are clean against git (no staged or unstaged change, not untracked) and have no
+ * edit in flight go back to everyone; dirty files stay held until the session ends. Git runs outside the ledger; {@link LockTable#releaseIfUnchanged} then frees
  * only locks that no edit touched since they were observed, so no edit slips between check and release.
  */
 final class CleanFileRelease {
@@ -40,13 +41,41 @@ final class CleanFileRelease {
     }
 
     /**
-     * Releases the clean files of the session and, for a main session, of its subagents (their turns are over
-     * when the main turn is).
+     * The end of an agent's turn: no tool call of the session or of its subagents is running, so every edit
+     * still marked in flight is over (its PostToolUse never came: refused, failed, or a tool that sends none);
+     * each subagent hands its files to the session; then the session's clean files are released.
      */
-    ReleaseOutcome releaseClean(String sessionId) {
-        List<FileLock> observed = new ArrayList<>(locks.locksOf(sessionId));
-        for (Session sub : subagentsOf(sessionId)) {
-            observed.addAll(locks.locksOf(sub.id()));
+    ReleaseOutcome turnEnded(String sessionId) {
+        List<String> ids = new ArrayList<>();
+        ids.add(sessionId);
+        subagentsOf(sessionId).forEach(sub -> ids.add(sub.id()));
+        locks.editsEnded(ids, null);
+        for (String sub : ids.subList(1, ids.size())) {
+            locks.handBack(sub);
+        }
+        return releaseClean(sessionId, locks.locksOf(sessionId));
+    }
+
+    /** A subagent ended: its files pass to its parent, which keeps the dirty ones and lets the clean ones go. */
+    ReleaseOutcome subagentEnded(String subagentId, String parentId) {
+        locks.editsEnded(List.of(subagentId), null);
+        return releaseClean(parentId, locks.handBack(subagentId));
+    }
+
+    /** A tool call of the session failed or was refused: its edit is over, and a file it left clean is released. */
+    ReleaseOutcome editFailed(String sessionId, Collection<String> files) {
+        locks.editsEnded(List.of(sessionId), files);
+        List<FileLock> observed = locks.locksOf(sessionId).stream().filter(lock -> files.contains(lock.file())).toList();
+        return releaseClean(sessionId, observed);
+    }
+
+    /**
+     * Releases those of the observed locks whose files are clean against git and have no edit in flight; the
+     * rest stay held.
+     */
+    private ReleaseOutcome releaseClean(String sessionId, List<FileLock> observed) {
+        if (observed.isEmpty()) {
+            return new ReleaseOutcome(List.of(), List.of());
         }
         Map<Path, List<FileLock>> byRepo = new LinkedHashMap<>();
         List<String> kept = new ArrayList<>();
@@ -70,7 +99,7 @@ final class CleanFileRelease {
                     }
                 }
             } catch (GitException e) {
-                LOG.warn("keeping {} lock(s) of session {} at turn end: {}", repoLocks.size(), sessionId, e.getMessage());
+                LOG.warn("keeping {} lock(s) of session {}: {}", repoLocks.size(), sessionId, e.getMessage());
                 repoLocks.forEach(lock -> kept.add(lock.file()));
             }
         });

@@ -4,14 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.session.AgentKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
- * OpenAI Codex CLI: Claude-style payloads (plus {@code turn_id}); edits arrive as {@code apply_patch} with the
- * patch in {@code tool_input.command} (a string, or an argv array whose last word is the patch).
+ * OpenAI Codex CLI: Claude-style payloads (plus {@code turn_id}, absent from SessionStart and SessionEnd); edits
+ * arrive as {@code apply_patch} with the patch in {@code tool_input.command} (a string, or an argv array whose
+ * last word is the patch), or as a shell call ({@code Bash}, {@code exec_command}) whose command is an
+ * apply_patch heredoc; no PostToolUse follows the latter, so the turn's end finishes that edit.
  */
 final class CodexDialect extends Dialect {
 
     static final CodexDialect INSTANCE = new CodexDialect();
+
+    /** The shell tools Codex reports (events.md); a command of theirs is an edit only as an apply_patch heredoc. */
+    static final Set<String> SHELL_TOOLS = Set.of("bash", "exec_command", "shell", "local_shell");
 
     private CodexDialect() {
         super(AgentKind.CODEX);
@@ -19,11 +26,24 @@ final class CodexDialect extends Dialect {
 
     @Override
     List<String> filesWritten(String tool, JsonNode input) {
+        if (SHELL_TOOLS.contains(tool.toLowerCase(Locale.ROOT))) {
+            String script = shellScript(input);
+            return script == null ? null : PatchPaths.ofShellCommand(script).orElse(null);
+        }
         String patch = patchIn(input);
         if (patch != null) {
             return PatchPaths.of(patch);
         }
         return ClaudeCodeDialect.INSTANCE.filesWritten(tool, input);
+    }
+
+    /** The command a shell tool runs: the string, or the last word of an argv such as {@code [bash, -lc, SCRIPT]}. */
+    private static String shellScript(JsonNode input) {
+        JsonNode command = input == null ? null : input.get("command");
+        if (command != null && command.isArray() && !command.isEmpty()) {
+            command = command.get(command.size() - 1);
+        }
+        return command != null && command.isTextual() ? command.textValue() : null;
     }
 
     private static String patchIn(JsonNode input) {

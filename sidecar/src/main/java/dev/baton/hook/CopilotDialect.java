@@ -20,6 +20,8 @@ final class CopilotDialect extends Dialect {
     static final CopilotDialect INSTANCE = new CopilotDialect();
 
     private static final Set<String> SINGLE_FILE_TOOLS = Set.of("edit", "create", "write", "str_replace_editor");
+    /** toolResult.resultType values of a call that did not do its work. */
+    private static final Set<String> FAILED_RESULTS = Set.of("failure", "rejected", "denied");
 
     private CopilotDialect() {
         super(AgentKind.COPILOT_CLI);
@@ -31,12 +33,37 @@ final class CopilotDialect extends Dialect {
             throw BatonException.invalid("Copilot CLI payloads carry no event name; pass the hook's config key"
                     + " (e.g. event=preToolUse), as `baton-hook copilot preToolUse` does");
         }
-        // A subagent's end is not the end of the conversation's turn, and Copilot does not say which subagent.
-        EventKind event = "subagentStop".equalsIgnoreCase(eventArg) ? EventKind.OTHER : EventKind.fromName(eventArg);
+        EventKind event = EventKind.fromName(eventArg);
         String tool = payload.text("toolName");
+        String result = resultType(payload);
+        if (event == EventKind.POST_TOOL && result != null && FAILED_RESULTS.contains(result)) {
+            event = EventKind.TOOL_FAILED; // older CLIs report a failed or refused call as postToolUse
+        }
+        String subagent = firstText(payload, "agentId", "agent_id");
+        if (event == EventKind.SUBAGENT_STOP && subagent == null) {
+            // Copilot CLI's subagents act under their parent's sessionId: their edits are already the parent's.
+            event = EventKind.OTHER;
+        }
+        if (event == EventKind.TOOL_FAILED && tool == null) {
+            event = EventKind.OTHER; // errorOccurred for a model or network error ends no edit
+        }
         List<String> files = tool == null ? null : filesWritten(tool, payload.node("toolArgs"));
-        return new HookCall(agent(), event, payload.text("sessionId"), null, payload.text("cwd"), tool,
-                files != null, files == null ? List.of() : files);
+        return new HookCall(agent(), event, payload.text("sessionId"), event == EventKind.SUBAGENT_STOP ? subagent : null,
+                payload.text("cwd"), tool, files != null, files == null ? List.of() : files);
+    }
+
+    private static String resultType(HookPayload payload) {
+        return payload.object("toolResult").map(result -> result.path("resultType").asText(null)).orElse(null);
+    }
+
+    private static String firstText(HookPayload payload, String... fields) {
+        for (String field : fields) {
+            String value = payload.text(field);
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
     }
 
     /** @param toolArgs a JSON string (double-encoded), an object, or for apply_patch the raw patch text */

@@ -7,6 +7,7 @@ import dev.baton.state.BatonException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -19,10 +20,13 @@ final class DenyReason {
     private DenyReason() {
     }
 
-    static String of(List<LockResult> blocked, int filesInEdit, String cwd, Instant now) {
+    /** @param ownSubagents the holders that are subagents of the session asking */
+    static String of(List<LockResult> blocked, int filesInEdit, String cwd, Instant now, Set<String> ownSubagents) {
         Path base = canonicalCwd(cwd);
         String held = blocked.stream()
-                .map(result -> HeldMessage.of(shown(result.file(), base), result.holder(), now))
+                .map(result -> ownSubagents.contains(result.holder().session())
+                        ? heldByOwnSubagent(shown(result.file(), base), result.holder().session())
+                        : HeldMessage.of(shown(result.file(), base), result.holder(), now))
                 .collect(Collectors.joining(". "));
         StringBuilder text = new StringBuilder("Baton blocked this edit: ").append(held).append('.');
         if (filesInEdit > 1) {
@@ -30,6 +34,12 @@ final class DenyReason {
                     .append(" files and needs all of them, so none was locked for it.");
         }
         return text.toString();
+    }
+
+    /** A parent is not in conflict with its subagent: it waits for the file to come back to it. */
+    private static String heldByOwnSubagent(String shownFile, String subagent) {
+        return shownFile + " is being edited by your own subagent " + subagent + "; it passes to you when that"
+                + " subagent finishes, so let it finish (or edit the file through it) and then edit it again";
     }
 
     static String shown(String file, Path base) {

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** What a hook event means to Baton, whatever each agent calls it. */
 enum EventKind {
-    SESSION_START, PRE_TOOL, POST_TOOL, STOP, SESSION_END, OTHER;
+    SESSION_START, PRE_TOOL, POST_TOOL, TOOL_FAILED, STOP, SUBAGENT_STOP, SESSION_END, OTHER;
 
     /**
      * Claude Code and Codex send PascalCase names, Copilot CLI's native hooks are registered under camelCase
@@ -17,8 +17,10 @@ enum EventKind {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "sessionstart" -> SESSION_START;
             case "pretooluse", "beforetool" -> PRE_TOOL;
-            case "posttooluse", "posttoolusefailure", "aftertool" -> POST_TOOL;
-            case "stop", "agentstop", "afteragent", "subagentstop" -> STOP;
+            case "posttooluse", "aftertool" -> POST_TOOL;
+            case "posttoolusefailure", "permissiondenied", "erroroccurred" -> TOOL_FAILED;
+            case "stop", "agentstop", "afteragent" -> STOP;
+            case "subagentstop" -> SUBAGENT_STOP;
             case "sessionend" -> SESSION_END;
             default -> OTHER;
         };

@@ -13,13 +13,17 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * What Baton does on each agent hook event (DESIGN §4 "When locks end"): SessionStart registers and
  * introduces Baton, PreToolUse locks every file an edit writes (all or nothing) or denies it, PostToolUse
- * ends the edit, Stop releases clean files, SessionEnd releases everything.
+ * ends the edit, a failed or refused tool ends it and frees its file if still clean, Stop ends every edit of
+ * the turn and releases clean files, SubagentStop hands a subagent's files to its parent, SessionEnd releases
+ * everything.
  */
 final class HookService {
 
@@ -58,7 +62,9 @@ final class HookService {
             case SESSION_START -> sessionStart(call, dialect, request.ppid());
             case PRE_TOOL -> preTool(call, dialect, request.ppid());
             case POST_TOOL -> postTool(call, dialect, request.ppid());
+            case TOOL_FAILED -> toolFailed(call, request.ppid());
             case STOP -> stop(call, request.ppid());
+            case SUBAGENT_STOP -> subagentStop(call, request.ppid());
             case SESSION_END -> sessionEnd(call, request.ppid());
             case OTHER -> HookReply.SILENT;
         };
@@ -84,8 +90,13 @@ final class HookService {
             return noticesFor(session, dialect, EventKind.PRE_TOOL);
         }
         List<LockResult> held = outcome.blocked().stream().filter(result -> result.holder() != null).toList();
-        held.forEach(result -> denials.denied(session, result.file(), result.holder()));
-        String reason = DenyReason.of(held, files.size(), call.cwd(), baton.clock().instant());
+        Set<String> ownSubagents = held.stream().map(result -> result.holder().session())
+                .filter(holder -> baton.sessions().find(holder).map(s -> session.equals(s.parentId())).orElse(false))
+                .collect(Collectors.toSet());
+        // Waiting for one's own subagent is no conflict with another session: no wait-for edge, no deadlock.
+        held.stream().filter(result -> !ownSubagents.contains(result.holder().session()))
+                .forEach(result -> denials.denied(session, result.file(), result.holder()));
+        String reason = DenyReason.of(held, files.size(), call.cwd(), baton.clock().instant(), ownSubagents);
         List<String> lines = notices.take(session); // the reason always reaches the agent, so notices can ride on it
         return new HookReply.Deny(lines.isEmpty() ? reason : reason + "\n\n" + String.join("\n", lines));
     }
@@ -99,8 +110,25 @@ final class HookService {
         return noticesFor(session, dialect, EventKind.POST_TOOL);
     }
 
+    private HookReply toolFailed(HookCall call, long ppid) {
+        SortedSet<String> files = lockable(call);
+        String session = sessions.ensure(call, ppid);
+        if (!files.isEmpty()) {
+            turnEnd.editFailed(session, files);
+        }
+        return HookReply.SILENT;
+    }
+
     private HookReply stop(HookCall call, long ppid) {
-        turnEnd.releaseClean(sessions.ensure(call, ppid));
+        turnEnd.turnEnded(sessions.ensure(call, ppid));
+        return HookReply.SILENT;
+    }
+
+    private HookReply subagentStop(HookCall call, long ppid) {
+        String main = sessions.mainIdIfKnown(call, ppid);
+        if (main != null && baton.sessions().find(main).isPresent()) {
+            turnEnd.subagentEnded(HookSessions.subagentOf(main, call.subagentId()), main);
+        }
         return HookReply.SILENT;
     }
 
@@ -109,7 +137,7 @@ final class HookService {
         if (main == null) {
             return HookReply.SILENT;
         }
-        String id = call.subagentId() == null ? main : main + "/" + call.subagentId();
+        String id = call.subagentId() == null ? main : HookSessions.subagentOf(main, call.subagentId());
         baton.ledger().write(tx -> tx.world().session(id)
                 .map(session -> baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, null))
                 .orElse(List.of()));

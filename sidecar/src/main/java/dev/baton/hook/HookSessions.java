@@ -36,11 +36,16 @@ final class HookSessions {
         if (call.subagentId() == null) {
             return main;
         }
-        String sub = main + "/" + call.subagentId();
+        String sub = subagentOf(main, call.subagentId());
         if (sessions.find(sub).isEmpty()) {
             sessions.register(registration(sub, call, agent, main));
         }
         return sub;
+    }
+
+    /** The session id of a subagent inside its parent's: {@code PARENT/AGENT_ID}. */
+    static String subagentOf(String main, String agentId) {
+        return main + "/" + agentId;
     }
 
     /** Registers (or refreshes) the main session at SessionStart; the key is present only when it was created now. */

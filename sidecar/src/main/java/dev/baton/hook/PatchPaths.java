@@ -3,7 +3,10 @@ package dev.baton.hook;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The files an {@code apply_patch} patch writes: every {@code *** Add File:}, {@code *** Update File:},
@@ -17,7 +20,48 @@ final class PatchPaths {
             "*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:");
     private static final List<String> HEREDOC_STARTS = List.of("<<EOF", "<<'EOF'", "<<\"EOF\"");
 
+    /**
+     * A shell command that is an apply_patch heredoc, as Codex CLI runs one through its shell tool
+     * ({@code exec_command}, reported as tool {@code Bash}): {@code apply_patch <<'EOF'} (or {@code applypatch}),
+     * optionally after {@code cd DIR &&}, the patch, and the delimiter alone on the last line. Group 1 is DIR
+     * (maybe quoted), group 3 the delimiter, group 4 the patch.
+     */
+    private static final Pattern SHELL_HEREDOC = Pattern.compile(
+            "\\A\\s*(?:cd\\s+('[^']*'|\"[^\"]*\"|[^\\s;&|]+)\\s*&&\\s*)?apply_?patch\\s*<<-?\\s*(['\"]?)(\\w+)\\2[ \\t]*\\r?\\n"
+                    + "(.*?)\\r?\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n)?\\s*\\z",
+            Pattern.DOTALL);
+
     private PatchPaths() {
+    }
+
+    /**
+     * The files written by a shell command that is an apply_patch heredoc (see {@link #SHELL_HEREDOC}), relative
+     * paths joined to its {@code cd} directory; empty when the command is anything else, which a shell analysis
+     * then reads as it would any command.
+     */
+    static Optional<List<String>> ofShellCommand(String command) {
+        if (command == null || !looksLikePatch(command)) {
+            return Optional.empty();
+        }
+        Matcher heredoc = SHELL_HEREDOC.matcher(command);
+        if (!heredoc.matches()) {
+            return Optional.empty();
+        }
+        String dir = unquoted(heredoc.group(1));
+        List<String> files = new ArrayList<>();
+        for (String path : of(heredoc.group(4))) {
+            files.add(dir == null || path.startsWith("/") ? path : dir.replaceAll("/+$", "") + "/" + path);
+        }
+        return Optional.of(files);
+    }
+
+    private static String unquoted(String word) {
+        if (word == null || word.length() < 2) {
+            return word;
+        }
+        char first = word.charAt(0);
+        return (first == '\'' || first == '"') && word.charAt(word.length() - 1) == first
+                ? word.substring(1, word.length() - 1) : word;
     }
 
     static boolean looksLikePatch(String text) {

@@ -38,8 +38,19 @@ public final class HeldMessage {
         return text.toString();
     }
 
+    /**
+     * The first 8 characters of a session id. A subagent's id ({@code PARENT/AGENT}) keeps its agent part whole:
+     * shortened, two subagents of one parent, and the parent itself, would look alike.
+     */
     public static String shortId(String id) {
-        return id == null ? "?" : id.length() <= 8 ? id : id.substring(0, 8) + "…";
+        if (id == null) {
+            return "?";
+        }
+        int slash = id.indexOf('/');
+        if (slash > 0) {
+            return shortId(id.substring(0, slash)) + id.substring(slash);
+        }
+        return id.length() <= 8 ? id : id.substring(0, 8) + "…";
     }
 
     static String ago(Instant then, Instant now) {

@@ -62,8 +62,9 @@ public final class LockTable {
         List<String> waitedFor = List.copyOf(result.blocked.keySet());
         long deadline = System.nanoTime() + request.waitFor().toNanos();
         long seen = first.version();
+        String deadlock = observer.deadlockOf(request.sessionId()).orElse(null); // this wait may close a cycle
         try {
-            while (System.nanoTime() < deadline) {
+            while (deadlock == null && System.nanoTime() < deadline) {
                 long slice = Math.min(deadline, System.nanoTime() + RECHECK.toNanos());
                 ledger.awaitChange(seen, slice);
                 List<String> pending = List.copyOf(result.blocked.keySet());
@@ -74,6 +75,7 @@ public final class LockTable {
                 if (progress) {
                     break;
                 }
+                deadlock = observer.deadlockOf(request.sessionId()).orElse(null);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -85,7 +87,8 @@ public final class LockTable {
                 });
             }
         }
-        return result.outcome();
+        AcquireOutcome outcome = result.outcome();
+        return deadlock == null ? outcome : new AcquireOutcome(outcome.results(), outcome.allAcquired(), deadlock);
     }
 
     private Attempt attempt(Transaction tx, AcquireRequest request, List<String> files, boolean firstTry) {
@@ -183,10 +186,12 @@ public final class LockTable {
             List<String> released = new ArrayList<>();
             List<String> notHeld = new ArrayList<>();
             for (String file : sortedDistinct(files)) {
-                Optional<FileLock> held = tx.world().lock(file).filter(lock -> lock.sessionId().equals(session.id()));
+                // A parent may release what its subagents hold: their work is the parent's.
+                Optional<FileLock> held = tx.world().lock(file).filter(lock -> lock.sessionId().equals(session.id())
+                        || tx.world().session(lock.sessionId()).map(s -> session.id().equals(s.parentId())).orElse(false));
                 if (held.isPresent()) {
                     tx.removeLock(held.get(), reason, null);
-                    tx.audit("release", session.id(), file, reason.wireName(), null);
+                    tx.audit("release", held.get().sessionId(), file, reason.wireName(), null);
                     released.add(file);
                 } else {
                     notHeld.add(file);
@@ -226,6 +231,50 @@ public final class LockTable {
             }
             heartbeat(tx, session);
             return null;
+        });
+    }
+
+    /**
+     * Ends the edits in flight of these sessions without recording an edit: the agent said that no tool call
+     * is running (its turn ended, or the tool failed or was refused), so none of them is still writing. With
+     * {@code files} null every lock of the sessions counts; otherwise only those files.
+     */
+    public void editsEnded(Collection<String> sessionIds, Collection<String> files) {
+        ledger.write(tx -> {
+            for (String sessionId : sessionIds) {
+                for (String file : List.copyOf(tx.world().filesOf(sessionId))) {
+                    tx.world().lock(file)
+                            .filter(lock -> lock.editInFlight() && (files == null || files.contains(file)))
+                            .ifPresent(lock -> tx.saveLock(new FileLock(lock.file(), lock.sessionId(),
+                                    lock.acquiredAt(), lock.lastEditAt(), false), false));
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A finished subagent hands its locks to its parent (its edits are the parent's work now) and ends: each
+     * lock keeps its times and goes to the parent, audited as {@code hand-back}. Returns the locks as the
+     * parent now holds them; empty when the subagent is not registered.
+     */
+    public List<FileLock> handBack(String subagentId) {
+        return ledger.write(tx -> {
+            Session sub = tx.world().session(subagentId).orElse(null);
+            if (sub == null || sub.parentId() == null || tx.world().session(sub.parentId()).isEmpty()) {
+                return List.<FileLock>of();
+            }
+            List<FileLock> handed = new ArrayList<>();
+            for (String file : List.copyOf(tx.world().filesOf(sub.id()))) {
+                FileLock lock = tx.world().lock(file).orElseThrow();
+                FileLock parents = new FileLock(file, sub.parentId(), lock.acquiredAt(), lock.lastEditAt(), false);
+                tx.removeLock(lock, ReleaseReason.HANDED_BACK, null);
+                tx.saveLock(parents, true);
+                tx.audit("hand-back", sub.id(), file, ReleaseReason.HANDED_BACK.wireName(), sub.parentId());
+                handed.add(parents);
+            }
+            tx.removeSession(sub, ReleaseReason.HANDED_BACK);
+            return handed;
         });
     }
 

@@ -8,7 +8,9 @@ public enum ReleaseReason {
     HEARTBEAT_EXPIRED("heartbeat-expired"),
     FORCED("forced"),
     AUTO_CLEAN("auto-clean"),
-    DEADLOCK("deadlock");
+    DEADLOCK("deadlock"),
+    /** A finished subagent's lock, passed on to its parent session. */
+    HANDED_BACK("handed-back");
 
     private final String wireName;
 

@@ -2,6 +2,7 @@ package dev.baton.lock;
 
 import dev.baton.state.Transaction;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Told, inside the ledger's transaction, when an acquire starts waiting for files another session
@@ -23,4 +24,12 @@ public interface WaitObserver {
 
     /** The acquire returned (progress, time up, interrupted, or failed); files are those it waited for. */
     void waitEnded(Transaction tx, String sessionId, List<String> files);
+
+    /**
+     * The open deadlock the waiting session is in, as a sentence naming the cycle; read outside any transaction.
+     * A waiter in a cycle waits in vain, so its acquire returns with this at once.
+     */
+    default Optional<String> deadlockOf(String sessionId) {
+        return Optional.empty();
+    }
 }

@@ -92,6 +92,6 @@ public final class SessionNotices implements NoticeSource {
     }
 
     private static String shortId(String id) {
-        return id.length() <= 8 ? id : id.substring(0, 8);
+        return Session.shortId(id);
     }
 }

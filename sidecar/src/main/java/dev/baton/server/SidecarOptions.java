@@ -16,9 +16,10 @@ public record SidecarOptions(
         Duration heartbeatTtl,
         Duration sweepEvery) {
 
+    /** The production options; the heartbeat TTL comes from {@code BATON_HEARTBEAT_TTL} when it is set. */
     public static SidecarOptions defaults(BatonHome home, int port) {
         return new SidecarOptions(home, port, Clock.systemUTC(), new OsProcessLiveness(),
-                HolderLiveness.DEFAULT_HEARTBEAT_TTL, Duration.ofSeconds(5));
+                HolderLiveness.heartbeatTtl(System.getenv()), Duration.ofSeconds(5));
     }
 
     public SidecarOptions withClock(Clock newClock) {

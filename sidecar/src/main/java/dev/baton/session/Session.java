@@ -41,7 +41,16 @@ public record Session(
         return parentId != null;
     }
 
+    /** The first 8 characters of the id; a subagent keeps its agent part whole, so siblings never look alike. */
     public String shortId() {
+        return shortId(id);
+    }
+
+    public static String shortId(String id) {
+        int slash = id.indexOf('/');
+        if (slash > 0) {
+            return shortId(id.substring(0, slash)) + id.substring(slash);
+        }
         return id.length() <= 8 ? id : id.substring(0, 8);
     }
 }

@@ -107,7 +107,8 @@ class ClaudeHookLockingTest extends HookFixture {
                 .replace("# Übersicht\\n\\nPreise in € — naïve café ☕\\n", content);
         assertThat(write.length()).isGreaterThan(20 * 1024 * 1024);
 
-        ScriptRun run = harness.run("claude", "PreToolUse", write);
+        // Sending and parsing 20 MiB takes seconds on a loaded machine: a budget that fits, not the script's 6 s.
+        ScriptRun run = harness.run("claude", "PreToolUse", write, HookHarness.env("BATON_HOOK_TIMEOUT", "120"));
 
         assertThat(run.silent()).as("stdout=%s stderr=%s", run.stdout(), run.stderr()).isTrue();
         assertThat(harness.filesHeldBy(CLAUDE_SESSION)).containsExactly("docs/Übersicht – café.md");

@@ -43,9 +43,19 @@ final class HookHarness implements AutoCloseable {
     /** The files the samples edit, committed so that turn-end checks have a clean tree to compare with. */
     static final String[] SHOP_FILES = {
             "README.md", "src/main/java/shop/Cart.java", "src/main/java/shop/Order.java",
-            "src/main/java/shop/Legacy.java", "src/main/java/shop/Old.java", "analysis/sales.ipynb"};
+            "src/main/java/shop/Legacy.java", "src/main/java/shop/Old.java", "analysis/sales.ipynb", "src/A.java"};
 
-    private static final Duration SCRIPT_LIMIT = Duration.ofSeconds(60);
+    /** The project directory of the payloads captured from the real CLIs ({@code hook-samples/captured}). */
+    static final String CAPTURED_CWD = "/home/dev/project";
+
+    /**
+     * The budget the script gets (BATON_HOOK_TIMEOUT) unless a test sets its own: far above what a call takes on an
+     * idle machine, so a loaded build machine never turns an allow into a time-out deny; the script's default (6 s)
+     * is a product setting, not something a test may rely on.
+     */
+    static final String HOOK_BUDGET_SECONDS = "45";
+    /** How much longer than its budget the script may run before the harness calls it hung. */
+    private static final Duration SCRIPT_SLACK = Duration.ofSeconds(30);
 
     private final Path dir;
     private final BatonHome home;
@@ -103,6 +113,11 @@ final class HookHarness implements AutoCloseable {
         }
     }
 
+    /** A payload captured from a real CLI, as it is, with its project directory moved to the test repository. */
+    String captured(String name) throws IOException {
+        return sample("captured/" + name).replace(CAPTURED_CWD, repo.root().toString());
+    }
+
     ScriptRun run(String agent, String event, String payload) throws IOException {
         return run(agent, event, payload, Map.of());
     }
@@ -121,7 +136,9 @@ final class HookHarness implements AutoCloseable {
         List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "BATON_HOOK_TIMEOUT", "XDG_STATE_HOME")
                 .forEach(environment::remove);
         environment.put("BATON_HOME", home.dir().toString());
+        environment.put("BATON_HOOK_TIMEOUT", HOOK_BUDGET_SECONDS);
         environment.putAll(env);
+        Duration limit = Duration.ofSeconds(Long.parseLong(environment.get("BATON_HOOK_TIMEOUT"))).plus(SCRIPT_SLACK);
         long started = System.nanoTime();
         Process script = builder.start();
         try (OutputStream stdin = script.getOutputStream()) {
@@ -130,9 +147,9 @@ final class HookHarness implements AutoCloseable {
             // the script may exit without reading its input (Baton switched off); that is its right
         }
         try {
-            if (!script.waitFor(SCRIPT_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!script.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 script.destroyForcibly();
-                throw new AssertionError("the hook script did not finish within " + SCRIPT_LIMIT);
+                throw new AssertionError("the hook script did not finish within " + limit);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -81,4 +81,28 @@ class PatchPathsTest {
         assertThat(PatchPaths.of("*** Begin Patch\n*** End Patch\n")).isEmpty();
         assertThat(PatchPaths.looksLikePatch("echo hello")).isFalse();
     }
+
+    @Test
+    void theCapturedCodexShellHeredocWritesThePatchedFile() throws IOException {
+        String command = sample("captured/codex-PreToolUse-Bash.json").at("/tool_input/command").textValue();
+
+        assertThat(PatchPaths.ofShellCommand(command)).contains(java.util.List.of("src/A.java"));
+    }
+
+    @Test
+    void aHeredocAfterCdNamesFilesUnderThatDirectory() {
+        String command = "cd 'web app' && apply_patch <<\"PATCH\"\n*** Begin Patch\n*** Add File: src/new.js\n+x\n"
+                + "*** Update File: /abs/b.js\n@@\n-a\n+b\n*** End Patch\nPATCH\n";
+
+        assertThat(PatchPaths.ofShellCommand(command)).contains(java.util.List.of("web app/src/new.js", "/abs/b.js"));
+    }
+
+    @Test
+    void aShellCommandThatOnlyMentionsAPatchIsNoEdit() {
+        assertThat(PatchPaths.ofShellCommand("grep -rn '*** Begin Patch' docs/")).isEmpty();
+        assertThat(PatchPaths.ofShellCommand("cat <<'EOF' > notes.md\n*** Begin Patch\n*** Add File: x.txt\n+x\n"
+                + "*** End Patch\nEOF\n")).isEmpty();
+        assertThat(PatchPaths.ofShellCommand("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x.txt\n+x\n"
+                + "*** End Patch\nEOF\nrm -rf build")).isEmpty();
+    }
 }

@@ -70,12 +70,15 @@ class TurnEndHookTest extends HookFixture {
     }
 
     @Test
-    void stopDoesNotReleaseAFileWhoseEditIsStillInFlight() throws Exception {
+    void stopEndsAnEditWhosePostToolUseNeverCameReleasingItIfClean() throws Exception {
         harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"));
+        harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-multiedit.json"));
+        harness.repo().write("src/main/java/shop/Order.java", "written before the tool failed\n");
 
         harness.run("claude", "Stop", harness.sample("claude-stop.json"));
 
-        assertThat(harness.filesHeldBy(CLAUDE_SESSION)).containsExactly("src/main/java/shop/Cart.java");
+        assertThat(harness.filesHeldBy(CLAUDE_SESSION)).containsExactly("src/main/java/shop/Order.java");
+        assertThat(harness.lockOf("src/main/java/shop/Order.java").orElseThrow().editInFlight()).isFalse();
     }
 
     @Test

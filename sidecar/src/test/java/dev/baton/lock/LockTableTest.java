@@ -209,6 +209,20 @@ class LockTableTest {
     }
 
     @Test
+    void aHolderWhoseProcessIsVerifiablyAliveKeepsItsFilesPastTheHeartbeatTtl() {
+        try (ChildProcess agent = ChildProcess.sleeping()) {
+            String a = session("a", ProcessIdentity.ofRunning(agent.pid()), null);
+            String b = session("b");
+            take(a, "/repo/x");
+            clock.advance(Duration.ofHours(5));
+
+            assertThat(take(b, "/repo/x").allAcquired()).isFalse();
+            assertThat(locks.cleanupStale()).isEmpty();
+            assertThat(locks.holderOf("/repo/x").orElseThrow().session()).isEqualTo(a);
+        }
+    }
+
+    @Test
     void holderWhoseProcessExitedIsFreedOnTheNextConflict() {
         try (ChildProcess agent = ChildProcess.sleeping()) {
             String a = session("a", ProcessIdentity.ofRunning(agent.pid()), null);
