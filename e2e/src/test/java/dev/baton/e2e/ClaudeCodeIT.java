@@ -54,6 +54,7 @@ class ClaudeCodeIT {
                  Claude holder = new Claude(machine, holderModel);
                  FakeModel otherModel = new FakeModel(List.of(
                          Step.call("Write", Map.of("file_path", path(machine, "Shared.txt"), "content", "second\n")),
+                         Step.call("mcp__baton__lock_status", Map.of("files", List.of(path(machine, "Shared.txt")))),
                          Step.say("Could not write.")));
                  Claude other = new Claude(machine, otherModel)) {
                 holder.prompt("Write Shared.txt.");
@@ -66,6 +67,9 @@ class ClaudeCodeIT {
                         .contains(holderSession.substring(0, 8))
                         .contains("baton negotiate");
                 assertThat(machine.locks()).containsExactly("Shared.txt");
+                String status = lastToolResult(otherModel);
+                assertThat(status).as("lock_status through MCP").contains(holderSession.substring(0, 8))
+                        .doesNotContain("No such tool").doesNotContain("permission");
             }
         }
     }
@@ -135,6 +139,21 @@ class ClaudeCodeIT {
                 assertThat(machine.read("B.txt")).isEqualTo("from the parent\n");
             }
         }
+    }
+
+    /** The last tool result Claude Code sent the model, as text. */
+    static String lastToolResult(FakeModel model) {
+        List<FakeModel.Request> requests = model.requests();
+        for (int i = requests.size() - 1; i >= 0; i--) {
+            com.fasterxml.jackson.databind.JsonNode messages = requests.get(i).json().path("messages");
+            com.fasterxml.jackson.databind.JsonNode last = messages.path(messages.size() - 1);
+            for (com.fasterxml.jackson.databind.JsonNode part : last.path("content")) {
+                if ("tool_result".equals(part.path("type").asText())) {
+                    return part.path("content").toString();
+                }
+            }
+        }
+        return "(no tool result)";
     }
 
     static String path(Machine machine, String file) {

@@ -30,7 +30,8 @@ class CodexCliIT {
                     pause.awaitReached();
                     assertThat(machine.read("First.txt")).as(model.everythingSent()).isEqualTo("first\n");
                     assertThat(machine.read("Heredoc.txt")).isEqualTo("through the shell\n");
-                    assertThat(machine.locks()).contains("First.txt", "Heredoc.txt");
+                    // The heredoc's edit stays in flight until the turn ends: Codex sends no PostToolUse for its shell.
+                    assertThat(machine.lockedFiles()).contains("First.txt", "Heredoc.txt");
                     pause.resume();
                     assertThat(codex.awaitExit()).as(codex.process.output()).isZero();
                 }

@@ -89,6 +89,11 @@ final class Machine implements AutoCloseable {
         return files;
     }
 
+    /** The files locked now, relative to the repository, whether or not an edit is in flight. */
+    List<String> lockedFiles() {
+        return locks().stream().map(lock -> lock.replace(" [editing]", "")).toList();
+    }
+
     String read(String file) {
         try {
             Path path = repo.resolve(file);
