@@ -24,13 +24,13 @@ class CopilotCliIT {
             machine.install("--copilot");
             Step.Pause pause = new Step.Pause();
             try (FakeModel model = new FakeModel(List.of(
-                    Step.call("create", Map.of("path", path(machine, "src/Created.txt"), "file_text", "created\n")),
+                    Step.call("create", Map.of("path", path(machine, "Created.txt"), "file_text", "created\n")),
                     pause,
                     Step.say("Created.")));
-                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create src/Created.txt.")) {
+                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create Created.txt.")) {
                 pause.awaitReached();
-                assertThat(machine.read("src/Created.txt")).as(model.everythingSent()).isEqualTo("created\n");
-                assertThat(machine.locks()).containsExactly("src/Created.txt");
+                assertThat(machine.read("Created.txt")).as(model.everythingSent()).isEqualTo("created\n");
+                assertThat(machine.locks()).containsExactly("Created.txt");
                 pause.resume();
 
                 assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();
@@ -70,21 +70,20 @@ class CopilotCliIT {
     }
 
     @Test
-    void anEditCopilotRejectsLeavesNoLockBehind() {
+    void aCreateThatFailsLeavesNoLockBehind() {
         try (Machine machine = new Machine(root)) {
-            machine.write("Rel.txt", "alpha\n");
-            machine.commitAll();
             machine.install("--copilot");
             Step.Pause pause = new Step.Pause();
             try (FakeModel model = new FakeModel(List.of(
-                    // Copilot's edit tool takes absolute paths only; its preToolUse hook fires before it says so.
-                    Step.call("edit", Map.of("path", "Rel.txt", "old_str", "alpha", "new_str", "beta")),
+                    // Copilot's create fails when the parent directory is missing; its preToolUse hook came first.
+                    Step.call("create", Map.of("path", path(machine, "missing/Failed.txt"), "file_text", "never\n")),
                     pause,
                     Step.say("That failed.")));
-                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Edit Rel.txt.")) {
+                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create missing/Failed.txt.")) {
                 pause.awaitReached();
-                assertThat(machine.read("Rel.txt")).isEqualTo("alpha\n");
-                await("the rejected edit's lock to go while the session lives").atMost(SETTLE).untilAsserted(() ->
+                assertThat(machine.read("missing/Failed.txt")).isNull();
+                assertThat(model.everythingSent()).contains("does not exist").doesNotContain("Baton could not check");
+                await("the failed edit's lock to go while the session lives").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).isEmpty());
                 pause.resume();
                 copilot.awaitExit();
