@@ -83,8 +83,8 @@ class ClaudeCodeIT {
                     Step.say("I was not allowed to.")));
                  Claude claude = new Claude(machine, model, Map.of(), "default")) {
                 // In print mode without a rule allowing Write, Claude Code refuses the edit after Baton granted it.
-                // Claude Code 2.1.330 sends no PermissionDenied hook for this refusal, so the lock stays in flight
-                // until the turn ends; the session is still alive then.
+                // With Claude Code 2.1.330 no hook frees the file at this refusal (PermissionDenied is for auto
+                // mode's refusals), so the lock stays in flight until the turn's Stop; the session lives on.
                 claude.prompt("Write Refused.txt.");
 
                 assertThat(machine.read("Refused.txt")).as(model.everythingSent()).isNull();
