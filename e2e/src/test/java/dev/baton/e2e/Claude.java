@@ -1,0 +1,80 @@
+package dev.baton.e2e;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Claude Code in print mode with stream-json input: one session that stays alive across prompts until its input
+ * closes, talking only to the fake model.
+ */
+final class Claude implements AutoCloseable {
+
+    final FakeModel model;
+    final AgentProcess process;
+    private int turns;
+
+    Claude(Machine machine, FakeModel model, Map<String, String> extraEnv) {
+        this(machine, model, extraEnv, "bypassPermissions");
+    }
+
+    /** {@code permissionMode} "default": in print mode every edit needs a permission rule, so edits are refused. */
+    Claude(Machine machine, FakeModel model, Map<String, String> extraEnv, String permissionMode) {
+        this.model = model;
+        Map<String, String> env = new HashMap<>(Map.of(
+                "ANTHROPIC_BASE_URL", model.url(),
+                "ANTHROPIC_API_KEY", "sk-ant-e2e",
+                "DISABLE_AUTOUPDATER", "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1",
+                "DISABLE_TELEMETRY", "1",
+                // Claude Code refuses bypassPermissions as root outside a sandbox; CI runs as root in a container.
+                "IS_SANDBOX", "1"));
+        env.putAll(extraEnv);
+        process = new AgentProcess("claude", machine, List.of(AgentClis.bin("claude").toString(), "-p",
+                "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+                "--permission-mode", permissionMode), env);
+    }
+
+    Claude(Machine machine, FakeModel model) {
+        this(machine, model, Map.of());
+    }
+
+    /** Sends a prompt and waits until the turn it starts has ended (the CLI printed its result). */
+    void prompt(String text) {
+        promptWithoutWaiting(text);
+        awaitTurnEnd();
+    }
+
+    /** Sends a prompt; the test waits for the turn's end itself (e.g. after resuming a paused script). */
+    void promptWithoutWaiting(String text) {
+        process.send(FakeModel.JSON.createObjectNode().put("type", "user")
+                .set("message", FakeModel.JSON.createObjectNode().put("role", "user").put("content", text)).toString());
+        turns++;
+    }
+
+    void awaitTurnEnd() {
+        process.awaitLines(Claude::isResult, turns);
+    }
+
+    /** The line stream-json output ends each turn with. */
+    private static boolean isResult(String line) {
+        if (!line.startsWith("{")) {
+            return false;
+        }
+        try {
+            return "result".equals(FakeModel.JSON.readTree(line).path("type").asText());
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /** Ends the session the way a user does: no more input. Waits for the CLI (and its SessionEnd hook). */
+    void end() {
+        process.end();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

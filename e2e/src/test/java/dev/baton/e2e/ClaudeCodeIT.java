@@ -1,0 +1,166 @@
+package dev.baton.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Claude Code 2.1 after a fresh {@code baton install --claude}, driven by a scripted model. */
+class ClaudeCodeIT {
+
+    private static final Duration SETTLE = Duration.ofMinutes(1);
+
+    @TempDir
+    Path root;
+
+    @Test
+    void theFirstEditAfterInstallIsAllowedAndStopKeepsTheDirtyFileWhileFreeingTheCleanOne() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("src/Clean.txt", "unchanged\n");
+            machine.commitAll();
+            machine.install("--claude");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "src/New.txt"), "content", "new\n")),
+                    Step.call("Write", Map.of("file_path", path(machine, "src/Clean.txt"), "content", "unchanged\n")),
+                    Step.say("Both written.")));
+                 Claude claude = new Claude(machine, model)) {
+                claude.prompt("Write the two files.");
+
+                assertThat(machine.read("src/New.txt")).as(model.everythingSent()).isEqualTo("new\n");
+                await("Stop to free the clean file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).containsExactly("src/New.txt"));
+
+                claude.end();
+                await("SessionEnd to free every file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void aSecondLiveSessionIsDeniedTheHeldFileAndItsModelLearnsWhoHoldsItAndWhatToDo() {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--claude");
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "Shared.txt"), "content", "first\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel otherModel = new FakeModel(List.of(
+                         Step.call("Write", Map.of("file_path", path(machine, "Shared.txt"), "content", "second\n")),
+                         Step.call("mcp__baton__lock_status", Map.of("files", List.of(path(machine, "Shared.txt")))),
+                         Step.say("Could not write.")));
+                 Claude other = new Claude(machine, otherModel)) {
+                holder.prompt("Write Shared.txt.");
+                other.prompt("Write Shared.txt too.");
+
+                assertThat(machine.read("Shared.txt")).isEqualTo("first\n");
+                String holderSession = sessionId(holder);
+                assertThat(otherModel.everythingSent())
+                        .contains("Shared.txt is held by")
+                        .contains(holderSession.substring(0, 8))
+                        .contains("baton negotiate");
+                assertThat(machine.locks()).containsExactly("Shared.txt");
+                String status = lastToolResult(otherModel);
+                assertThat(status).as("lock_status through MCP").contains(holderSession.substring(0, 8))
+                        .doesNotContain("No such tool").doesNotContain("permission");
+            }
+        }
+    }
+
+    @Test
+    void anEditThePermissionsRefuseLeavesNoLockBehindOnceTheTurnEnds() {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--claude");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "Refused.txt"), "content", "never\n")),
+                    Step.say("I was not allowed to.")));
+                 Claude claude = new Claude(machine, model, Map.of(), "default")) {
+                // In print mode without a rule allowing Write, Claude Code refuses the edit after Baton granted it.
+                // With Claude Code 2.1.330 no hook frees the file at this refusal (PermissionDenied is for auto
+                // mode's refusals), so the lock stays in flight until the turn's Stop; the session lives on.
+                claude.prompt("Write Refused.txt.");
+
+                assertThat(machine.read("Refused.txt")).as(model.everythingSent()).isNull();
+                assertThat(model.everythingSent()).doesNotContain("Baton could not check");
+                await("Stop to free the refused edit's file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void aSessionWithTheOptOutSetEditsAHeldFileUnchecked() {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--claude");
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "Mine.txt"), "content", "held\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel optedOutModel = new FakeModel(List.of(
+                         Step.call("Write", Map.of("file_path", path(machine, "Mine.txt"), "content", "unchecked\n")),
+                         Step.say("Written.")));
+                 Claude optedOut = new Claude(machine, optedOutModel, Map.of("CLAUDE_FILE_LOCK", "0"))) {
+                holder.prompt("Write Mine.txt.");
+                optedOut.prompt("Write Mine.txt.");
+
+                assertThat(machine.read("Mine.txt")).isEqualTo("unchecked\n");
+                assertThat(optedOutModel.everythingSent()).doesNotContain("is held by");
+            }
+        }
+    }
+
+    @Test
+    void aFinishedSubagentHandsItsFileBackToItsParent() {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--claude");
+            String file = path(machine, "B.txt");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("Agent", Map.of("description", "Write B", "prompt", "Write B.txt",
+                            "subagent_type", "general-purpose", "run_in_background", false)),
+                    Step.call("Write", Map.of("file_path", file, "content", "from the subagent\n")),
+                    Step.say("Subagent done."),
+                    Step.call("Read", Map.of("file_path", file)),
+                    Step.call("Edit", Map.of("file_path", file, "old_string", "from the subagent",
+                            "new_string", "from the parent")),
+                    Step.say("Parent done.")));
+                 Claude claude = new Claude(machine, model)) {
+                claude.prompt("Have a subagent write B.txt, then change it yourself.");
+
+                assertThat(model.everythingSent()).doesNotContain("is held by");
+                assertThat(machine.read("B.txt")).isEqualTo("from the parent\n");
+            }
+        }
+    }
+
+    /** The last tool result Claude Code sent the model, as text. */
+    static String lastToolResult(FakeModel model) {
+        List<FakeModel.Request> requests = model.requests();
+        for (int i = requests.size() - 1; i >= 0; i--) {
+            com.fasterxml.jackson.databind.JsonNode messages = requests.get(i).json().path("messages");
+            com.fasterxml.jackson.databind.JsonNode last = messages.path(messages.size() - 1);
+            for (com.fasterxml.jackson.databind.JsonNode part : last.path("content")) {
+                if ("tool_result".equals(part.path("type").asText())) {
+                    return part.path("content").toString();
+                }
+            }
+        }
+        return "(no tool result)";
+    }
+
+    static String path(Machine machine, String file) {
+        return machine.repo.resolve(file).toString();
+    }
+
+    static String sessionId(Claude claude) {
+        Matcher matcher = Pattern.compile("\"session_id\":\"([0-9a-f-]{36})\"").matcher(claude.process.output());
+        assertThat(matcher.find()).as("a session id in " + claude.process.output()).isTrue();
+        return matcher.group(1);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.baton.e2e;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * GitHub Copilot CLI in provider mode (no GitHub login): one prompt with {@code -p}, all tools allowed, the
+ * model behind a Chat Completions endpoint. The model name picks the edit tools: GPT-4.1 gets {@code create}
+ * and {@code edit}, GPT-5.4 gets the freeform {@code apply_patch}.
+ */
+final class Copilot implements AutoCloseable {
+
+    final AgentProcess process;
+
+    Copilot(Machine machine, FakeModel model, String modelName, String prompt) {
+        process = new AgentProcess("copilot", machine, List.of(AgentClis.bin("copilot").toString(), "-p", prompt,
+                "--allow-all-tools", "--no-auto-update"), Map.of(
+                "COPILOT_PROVIDER_BASE_URL", model.url() + "/v1",
+                "COPILOT_PROVIDER_API_KEY", "sk-e2e",
+                "COPILOT_MODEL", modelName,
+                "COPILOT_AUTO_UPDATE", "false"));
+    }
+
+    /** Waits until the prompt is done and the CLI (with its sessionEnd hook) has exited. */
+    int awaitExit() {
+        return process.awaitExit();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

@@ -1,0 +1,165 @@
+package dev.baton.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scripted model on 127.0.0.1 that speaks the four wire protocols of the agent CLIs: Anthropic Messages,
+ * OpenAI Responses, OpenAI Chat Completions and Gemini generateContent, each streamed as server-sent events.
+ * Every turn request (one that offers tools) takes the next {@link Step}; side requests (titles, token counts,
+ * model lists) get a plain answer and leave the script alone. Every request is recorded.
+ * The JDK's HTTP server is enough here: one CLI talks to one instance, and streaming is a chunked body.
+ */
+final class FakeModel implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A request the CLI sent: its method, path with query, and body (JSON when it parses). */
+    record Request(String method, String path, String body) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(body.isEmpty() ? "{}" : body);
+            } catch (IOException e) {
+                return JSON.createObjectNode();
+            }
+        }
+    }
+
+    private final HttpServer server;
+    private final Deque<Step> script = new ArrayDeque<>();
+    private final List<Request> requests = new ArrayList<>();
+    private int served;
+
+    FakeModel(List<Step> steps) {
+        script.addAll(steps);
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.setExecutor(Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "fake-model");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    /** The base URL without a path, e.g. http://127.0.0.1:40123. */
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    synchronized List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** Every request body the CLI sent, joined: tool results the CLI handed back are in here. */
+    synchronized String everythingSent() {
+        StringBuilder all = new StringBuilder();
+        for (Request r : requests) {
+            all.append(r.method()).append(' ').append(r.path()).append('\n').append(r.body()).append('\n');
+        }
+        return all.toString();
+    }
+
+    /** How many scripted steps have been answered. */
+    synchronized int served() {
+        return served;
+    }
+
+    /** Adds steps for the next turns (e.g. before a second prompt to a live session). */
+    synchronized void then(Step... steps) {
+        script.addAll(List.of(steps));
+    }
+
+    private Step next() {
+        Step step;
+        synchronized (this) {
+            step = script.poll();
+        }
+        if (step instanceof Step.Pause pause) {
+            pause.reached().countDown();
+            try {
+                if (!pause.released().await(AgentProcess.TURN.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("a paused script was never resumed");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            return next();
+        }
+        if (step == null) {
+            return Step.say("done");
+        }
+        synchronized (this) {
+            served++;
+        }
+        return step;
+    }
+
+    private synchronized void record(Request request) {
+        requests.add(request);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            String path = exchange.getRequestURI().toString();
+            Request request = new Request(exchange.getRequestMethod(), path, body);
+            record(request);
+            Wire.Reply reply = answer(request);
+            exchange.getResponseHeaders().set("Content-Type", reply.contentType());
+            byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(reply.status(), reply.streamed() ? 0 : bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private Wire.Reply answer(Request request) {
+        String path = request.path();
+        JsonNode json = request.json();
+        Wire wire;
+        if (path.contains(":streamGenerateContent") || path.contains(":generateContent")
+                || path.contains(":countTokens") || path.startsWith("/v1beta")) {
+            wire = new GeminiWire();
+        } else if (path.contains("/messages")) {
+            wire = new AnthropicWire();
+        } else if (path.contains("/responses")) {
+            wire = new ResponsesWire();
+        } else if (path.contains("/chat/completions")) {
+            wire = new ChatCompletionsWire();
+        } else if (path.contains("/models")) {
+            return Wire.Reply.json(200, "{\"object\":\"list\",\"data\":[],\"models\":[]}");
+        } else {
+            return Wire.Reply.json(404, "{\"error\":{\"message\":\"not scripted: " + path + "\"}}");
+        }
+        if (!wire.isTurn(request, json)) {
+            return wire.side(request, json);
+        }
+        return wire.reply(next(), json);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

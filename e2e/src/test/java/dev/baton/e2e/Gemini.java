@@ -1,0 +1,46 @@
+package dev.baton.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Gemini CLI headless ({@code -p}, {@code --yolo}) with an API key, the model behind GOOGLE_GEMINI_BASE_URL. */
+final class Gemini implements AutoCloseable {
+
+    final AgentProcess process;
+
+    /**
+     * Selects API-key auth in ~/.gemini/settings.json, as a user does once; run before {@code baton install},
+     * which adds its hooks to the same file.
+     */
+    static void configure(Machine machine) {
+        try {
+            Path settings = Files.createDirectories(machine.home.resolve(".gemini")).resolve("settings.json");
+            Files.writeString(settings, "{\n  \"security\": {\n    \"auth\": {\n      \"selectedType\": \"gemini-api-key\"\n"
+                    + "    }\n  }\n}\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Gemini(Machine machine, FakeModel model, String prompt) {
+        process = new AgentProcess("gemini", machine, List.of(AgentClis.bin("gemini").toString(), "-p", prompt,
+                "--yolo"), Map.of(
+                "GOOGLE_GEMINI_BASE_URL", model.url(),
+                "GEMINI_API_KEY", "e2e-key",
+                "GEMINI_CLI_TRUST_WORKSPACE", "true"));
+        process.closeInput();
+    }
+
+    int awaitExit() {
+        return process.awaitExit();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

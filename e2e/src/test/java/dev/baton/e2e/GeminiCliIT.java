@@ -1,0 +1,69 @@
+package dev.baton.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Gemini CLI 0.61 after a fresh {@code baton install --gemini}, driven by a scripted model. */
+class GeminiCliIT {
+
+    private static final Duration SETTLE = Duration.ofMinutes(1);
+
+    @TempDir
+    Path root;
+
+    @Test
+    void theFirstEditAfterInstallIsAllowedAndSessionEndFreesIt() {
+        try (Machine machine = new Machine(root)) {
+            Gemini.configure(machine);
+            machine.install("--gemini");
+            Step.Pause pause = new Step.Pause();
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("write_file", Map.of("file_path", machine.repo.resolve("First.txt").toString(),
+                            "content", "first\n")),
+                    pause,
+                    Step.say("Written.")));
+                 Gemini gemini = new Gemini(machine, model, "Write First.txt.")) {
+                pause.awaitReached();
+                assertThat(machine.read("First.txt")).as(model.everythingSent()).isEqualTo("first\n");
+                assertThat(machine.locks()).containsExactly("First.txt");
+                pause.resume();
+
+                assertThat(gemini.awaitExit()).as(gemini.process.output()).isZero();
+                await("SessionEnd to free every file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void aFileAnotherLiveSessionHoldsIsDeniedToReplaceWithTheReason() {
+        try (Machine machine = new Machine(root)) {
+            Gemini.configure(machine);
+            machine.install("--claude", "--gemini");
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", machine.repo.resolve("Held.txt").toString(),
+                            "content", "claude's\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel)) {
+                holder.prompt("Write Held.txt.");
+                try (FakeModel model = new FakeModel(List.of(
+                        Step.call("replace", Map.of("file_path", machine.repo.resolve("Held.txt").toString(),
+                                "old_string", "claude's", "new_string", "gemini's", "instruction", "Change the owner")),
+                        Step.say("It is held.")));
+                     Gemini gemini = new Gemini(machine, model, "Change Held.txt.")) {
+                    gemini.awaitExit();
+                    assertThat(machine.read("Held.txt")).as(model.everythingSent()).isEqualTo("claude's\n");
+                    assertThat(model.everythingSent()).contains("Held.txt is held by")
+                            .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8)).contains("baton negotiate");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.baton.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A new user's machine: a fresh HOME, a git repository to work in, and Baton installed from this checkout with
+ * {@code baton install}. No sidecar runs until an agent's hook starts one; {@link #close()} stops it.
+ */
+final class Machine implements AutoCloseable {
+
+    /** Seconds a hook may take. The agents' own hook timeouts, as installed, are 10 s; the hook must end first. */
+    static final String HOOK_BUDGET = "9";
+
+    final Path home;
+    final Path repo;
+    final int batonPort;
+    private final Path checkout;
+
+    Machine(Path root) {
+        try {
+            home = Files.createDirectories(root.resolve("home"));
+            repo = Files.createDirectories(root.resolve("repo"));
+            checkout = Path.of(System.getProperty("baton.checkout", "..")).toRealPath();
+            batonPort = freePort();
+            run(repo, List.of("git", "init", "-q", "-b", "main"));
+            Files.writeString(repo.resolve("README.md"), "A project.\n");
+            run(repo, List.of("git", "add", "."));
+            run(repo, List.of("git", "-c", "user.email=e2e@baton.invalid", "-c", "user.name=e2e", "commit", "-q",
+                    "-m", "Start"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The environment every process of this machine starts with: nothing of the build's own. */
+    Map<String, String> env() {
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("PATH", AgentClis.binDir() + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        env.put("LANG", "C.UTF-8");
+        env.put("TERM", "dumb");
+        env.put("NO_COLOR", "1");
+        env.put("BATON_PORT", Integer.toString(batonPort));
+        env.put("BATON_HOOK_TIMEOUT", HOOK_BUDGET);
+        String javaHome = System.getProperty("java.home");
+        env.put("JAVA_HOME", javaHome);
+        env.put("GIT_AUTHOR_NAME", "e2e");
+        env.put("GIT_AUTHOR_EMAIL", "e2e@baton.invalid");
+        env.put("GIT_COMMITTER_NAME", "e2e");
+        env.put("GIT_COMMITTER_EMAIL", "e2e@baton.invalid");
+        return env;
+    }
+
+    /** Runs the checkout's {@code bin/baton install} with these agent flags, as the README says. */
+    String install(String... flags) {
+        List<String> command = new ArrayList<>(List.of(checkout.resolve("bin/baton").toString(), "install"));
+        command.addAll(List.of(flags));
+        return run(repo, command);
+    }
+
+    /** Runs the checkout's {@code bin/baton} (e.g. {@code locks --json}) as the user of this machine. */
+    String baton(String... args) {
+        List<String> command = new ArrayList<>(List.of(checkout.resolve("bin/baton").toString()));
+        command.addAll(List.of(args));
+        return run(repo, command);
+    }
+
+    /** The files locked now, relative to the repository, each with " [editing]" while an edit is in flight. */
+    List<String> locks() {
+        JsonNode reply = parse(baton("locks", "--json"));
+        List<String> files = new ArrayList<>();
+        for (JsonNode lock : reply.path("locks")) {
+            String file = repo.relativize(Path.of(lock.path("file").asText())).toString();
+            files.add(file + (lock.path("edit_in_flight").asBoolean() ? " [editing]" : ""));
+        }
+        return files;
+    }
+
+    /** The files locked now, relative to the repository, whether or not an edit is in flight. */
+    List<String> lockedFiles() {
+        return locks().stream().map(lock -> lock.replace(" [editing]", "")).toList();
+    }
+
+    String read(String file) {
+        try {
+            Path path = repo.resolve(file);
+            return Files.exists(path) ? Files.readString(path) : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void write(String file, String text) {
+        try {
+            Files.writeString(Files.createDirectories(repo.resolve(file).getParent()).resolve(repo.resolve(file).getFileName()), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Commits everything, so every file is clean again. */
+    void commitAll() {
+        run(repo, List.of("git", "add", "-A"));
+        run(repo, List.of("git", "commit", "-q", "-m", "Work"));
+    }
+
+    Path stateDir() {
+        return home.resolve(".local/state/baton");
+    }
+
+    String sidecarLog() {
+        try {
+            Path log = stateDir().resolve("sidecar.log");
+            return Files.exists(log) ? Files.readString(log) : "(no sidecar log)";
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    String run(Path dir, List<String> command) {
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+            builder.environment().clear();
+            builder.environment().putAll(env());
+            Process process = builder.start();
+            process.getOutputStream().close();
+            String output = new String(process.getInputStream().readAllBytes());
+            if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                throw new IllegalStateException(command + " failed (" + process.exitValue() + "):\n" + output);
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode parse(String text) {
+        try {
+            return FakeModel.JSON.readTree(text);
+        } catch (IOException e) {
+            throw new IllegalStateException("not JSON: " + text, e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Stops the sidecar the hooks started (by the pid it recorded), and waits until it is gone. */
+    @Override
+    public void close() {
+        Path pidFile = stateDir().resolve("sidecar.pid");
+        try {
+            if (!Files.exists(pidFile)) {
+                return;
+            }
+            long pid = Long.parseLong(Files.readString(pidFile).trim());
+            ProcessHandle.of(pid).ifPresent(sidecar -> {
+                sidecar.destroy();
+                await().atMost(Duration.ofSeconds(30)).until(() -> !sidecar.isAlive());
+            });
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("cannot stop the sidecar of " + home, e);
+        }
+    }
+}

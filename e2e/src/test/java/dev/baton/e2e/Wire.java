@@ -1,0 +1,49 @@
+package dev.baton.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** One model wire protocol: which requests are turns, and how a step is written on the wire. */
+interface Wire {
+
+    AtomicLong IDS = new AtomicLong();
+
+    static String id(String prefix) {
+        return prefix + IDS.incrementAndGet();
+    }
+
+    /** What the server sends back. {@code streamed}: chunked body (server-sent events). */
+    record Reply(int status, String contentType, String body, boolean streamed) {
+        static Reply json(int status, String body) {
+            return new Reply(status, "application/json", body, false);
+        }
+
+        static Reply events(String body) {
+            return new Reply(200, "text/event-stream", body, true);
+        }
+    }
+
+    /** A turn of the agent's loop: the request offers tools. Titles, summaries and checks offer none. */
+    boolean isTurn(FakeModel.Request request, JsonNode json);
+
+    Reply side(FakeModel.Request request, JsonNode json);
+
+    Reply reply(Step step, JsonNode json);
+
+    static ObjectNode object() {
+        return FakeModel.JSON.createObjectNode();
+    }
+
+    static String text(JsonNode node) {
+        return node.toString();
+    }
+
+    static String sse(String event, JsonNode data) {
+        return (event == null ? "" : "event: " + event + "\n") + "data: " + data + "\n\n";
+    }
+
+    static boolean hasTools(JsonNode json) {
+        return json.path("tools").isArray() && json.path("tools").size() > 0;
+    }
+}
