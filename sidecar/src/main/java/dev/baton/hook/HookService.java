@@ -8,6 +8,8 @@ import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Registered;
+import dev.baton.shell.ShellGuard;
+import dev.baton.shell.ShellSettings;
 import dev.baton.state.BatonException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -32,6 +34,7 @@ final class HookService {
     private final DeniedEditListener denials;
     private final HookSessions sessions;
     private final CleanFileRelease turnEnd;
+    private final ShellHook shell;
 
     HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.baton = baton;
@@ -40,6 +43,8 @@ final class HookService {
         this.denials = denials;
         this.sessions = new HookSessions(baton.sessions(), hostName());
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
+        this.shell = new ShellHook(new ShellGuard(baton, ShellSettings.fromEnvironment(System.getenv()),
+                scope::locks, PatchPaths::of, hostName()), sessions, notices);
     }
 
     /** One hook call as the script sends it: the agent it was installed for, the event, its parent pid, the payload. */
@@ -54,7 +59,7 @@ final class HookService {
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
-        HookReply reply = switch (call.event()) {
+        HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid()) : switch (call.event()) {
             case SESSION_START -> sessionStart(call, dialect, request.ppid());
             case PRE_TOOL -> preTool(call, dialect, request.ppid());
             case POST_TOOL -> postTool(call, dialect, request.ppid());
@@ -100,7 +105,9 @@ final class HookService {
     }
 
     private HookReply stop(HookCall call, long ppid) {
-        turnEnd.releaseClean(sessions.ensure(call, ppid));
+        String session = sessions.ensure(call, ppid);
+        shell.turnEnded(session);
+        turnEnd.releaseClean(session);
         return HookReply.SILENT;
     }
 
@@ -110,6 +117,7 @@ final class HookService {
             return HookReply.SILENT;
         }
         String id = call.subagentId() == null ? main : main + "/" + call.subagentId();
+        shell.turnEnded(id);
         baton.ledger().write(tx -> tx.world().session(id)
                 .map(session -> baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, null))
                 .orElse(List.of()));
