@@ -2,11 +2,14 @@ package dev.baton.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.shell.ShellGuard;
+import dev.baton.state.BatonException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hook side of shell tools (Claude Bash and PowerShell, Copilot bash/shell, Codex Bash/exec_command/shell/
@@ -15,6 +18,8 @@ import java.util.Set;
  * names files for; it never reaches this class.
  */
 final class ShellHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShellHook.class);
 
     static final Set<String> SHELL_TOOLS = Set.of("bash", "powershell", "shell", "exec_command", "local_shell",
             "run_shell_command");
@@ -55,9 +60,18 @@ final class ShellHook {
         String command = commandOf(input);
         Path cwd = workingDirectory(call.cwd(), input);
         boolean powershell = call.toolName().equalsIgnoreCase("PowerShell");
-        ShellGuard.Decision decision = powershell
-                ? guard.beforeOpaque(session, toolUseId, command, cwd)
-                : guard.before(session, toolUseId, command, cwd);
+        ShellGuard.Decision decision;
+        try {
+            decision = powershell
+                    ? guard.beforeOpaque(session, toolUseId, command, cwd)
+                    : guard.before(session, toolUseId, command, cwd);
+        } catch (BatonException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            // A command Baton cannot read must not stop the agent: it runs as if Baton had no shell checks.
+            LOG.warn("could not check the shell command of session {}: {}", session, e.toString());
+            decision = new ShellGuard.Proceed(List.of());
+        }
         if (decision instanceof ShellGuard.Deny deny) {
             List<String> lines = notices.take(session);
             return new HookReply.Deny(lines.isEmpty() ? deny.reason() : deny.reason() + "\n\n" + String.join("\n", lines));

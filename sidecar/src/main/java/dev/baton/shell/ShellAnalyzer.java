@@ -56,7 +56,8 @@ public final class ShellAnalyzer {
     private void walk(List<ShellNode> nodes, Cwd cwd, Collector out, int depth) {
         for (ShellNode node : nodes) {
             if (node instanceof ShellNode.Opaque opaque) {
-                out.unknown.add(opaque.source() + " (" + opaque.reason() + ")");
+                String source = opaque.source().length() <= 200 ? opaque.source() : opaque.source().substring(0, 199) + "…";
+                out.unknown.add(source + " (" + opaque.reason() + ")");
             } else if (node instanceof ShellNode.Group group) {
                 Cwd inner = group.subshell() ? cwd.copy() : cwd;
                 walk(group.body(), inner, out, depth);

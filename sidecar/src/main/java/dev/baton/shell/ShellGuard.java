@@ -308,7 +308,7 @@ public final class ShellGuard {
                 if (lock.isEmpty()) {
                     free.add(file);
                 } else if (!sharedWith(session, lock.get().sessionId())
-                        && !editedSince(lock.get(), entry.started)) {
+                        && !editedSince(lock.get(), entry.started) && !running(lock.get().sessionId())) {
                     othersHeld.put(file, lock.get());
                 }
             }
@@ -337,6 +337,12 @@ public final class ShellGuard {
                     + " asking for it (`baton negotiate " + file + " --reason \"…\"`).");
         });
         return lines;
+    }
+
+    /** The holder's own command still running may have made the change; its own check will see it. */
+    private boolean running(String sessionId) {
+        Deque<Pending> queue = pending.get(sessionId);
+        return queue != null && !queue.isEmpty();
     }
 
     /** An edit by the holder itself since the command started explains the change better than the command. */

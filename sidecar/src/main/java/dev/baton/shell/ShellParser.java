@@ -19,8 +19,12 @@ final class ShellParser {
     private static final Set<String> PREFIX_WORDS = Set.of("if", "then", "elif", "else", "do", "while", "until", "!", "time");
     private static final Set<String> CLOSING_WORDS = Set.of("fi", "done", "esac");
 
+    /** Nesting deeper than this is not a command an agent writes; it is refused rather than followed. */
+    private static final int MAX_DEPTH = 64;
+
     private final String text;
     private int pos;
+    private int depth;
     private final List<PendingHereDoc> hereDocs = new ArrayList<>();
 
     private ShellParser(String text) {
@@ -44,6 +48,17 @@ final class ShellParser {
 
     /** A list of pipelines separated by ; & && || or newlines, up to {@code end} (')' or '}' or '\0' for the end). */
     private List<ShellNode> list(char end) {
+        if (++depth > MAX_DEPTH) {
+            throw new Unparsable("nested more than " + MAX_DEPTH + " levels deep");
+        }
+        try {
+            return listBody(end);
+        } finally {
+            depth--;
+        }
+    }
+
+    private List<ShellNode> listBody(char end) {
         List<ShellNode> nodes = new ArrayList<>();
         while (true) {
             skipSeparators();
@@ -437,7 +452,13 @@ final class ShellParser {
                 pos++;
             }
         }
-        substitutions.add(parse(inner.toString()));
+        ShellParser inner2 = new ShellParser(inner.toString());
+        inner2.depth = depth;
+        List<ShellNode> nodes = inner2.list('\0');
+        if (inner2.pos < inner2.text.length()) {
+            throw new Unparsable("unexpected '" + inner2.text.charAt(inner2.pos) + "' in backquotes");
+        }
+        substitutions.add(nodes);
     }
 
     /** $'…' with its backslash escapes. */
