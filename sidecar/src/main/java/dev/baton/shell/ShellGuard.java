@@ -193,8 +193,9 @@ public final class ShellGuard {
             outcome.results().stream().map(LockResult::file).forEach(taken::add);
         }
 
-        // 5. remember git's view for the check after the command
-        if (settings.afterCheck()) {
+        // 5. remember git's view for the check after the command. A command whose every write was named is
+        // fully known (its files were just taken); only one with parts Baton cannot read is worth two git runs.
+        if (settings.afterCheck() && !analysis.unknown().isEmpty()) {
             for (Path repo : repos) {
                 try {
                     stateOf(repo, states);
