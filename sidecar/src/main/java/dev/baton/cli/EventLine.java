@@ -49,6 +49,10 @@ final class EventLine {
                 return file(data.path("file")) + " to " + data.path("session_id").asText() + ", held by "
                         + data.path("holder").asText("?");
             }
+            case "shell.write_conflict" -> {
+                return file(data.path("file")) + " changed by " + data.path("session_id").asText() + "'s command `"
+                        + data.path("command").asText() + "`, held by " + data.path("holder").asText("?");
+            }
             case "named_lock.acquired" -> {
                 JsonNode lock = data.path("named_lock");
                 return lock.path("name").asText() + " by pid " + lock.path("pid").asText();

@@ -78,6 +78,9 @@ final class ChangeEvents {
             } else if (change instanceof Change.Audited audited && "deny".equals(audited.entry().action())) {
                 drafts.add(draft("lock.denied", "file", audited.entry().file(), "session_id", audited.entry().sessionId(),
                         "holder", audited.entry().actor()));
+            } else if (change instanceof Change.Audited audited && "shell-write-conflict".equals(audited.entry().action())) {
+                drafts.add(draft("shell.write_conflict", "file", audited.entry().file(), "session_id",
+                        audited.entry().sessionId(), "holder", audited.entry().actor(), "command", audited.entry().reason()));
             } else if (change instanceof Change.WaitStarted started) {
                 drafts.add(draft("wait.started", "wait", waitView(world, started.waiting())));
             } else if (change instanceof Change.WaitEnded ended) {

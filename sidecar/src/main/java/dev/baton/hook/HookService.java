@@ -9,6 +9,8 @@ import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.negotiation.Negotiation;
 import dev.baton.session.Registered;
+import dev.baton.shell.ShellGuard;
+import dev.baton.shell.ShellSettings;
 import dev.baton.state.BatonException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -39,6 +41,7 @@ final class HookService {
     private final DeniedEditListener denials;
     private final HookSessions sessions;
     private final CleanFileRelease turnEnd;
+    private final ShellHook shell;
 
     HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.baton = baton;
@@ -47,6 +50,8 @@ final class HookService {
         this.denials = denials;
         this.sessions = new HookSessions(baton.sessions(), hostName());
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
+        this.shell = new ShellHook(new ShellGuard(baton, ShellSettings.fromEnvironment(System.getenv()),
+                scope::locks, PatchPaths::of, hostName()), sessions, notices);
     }
 
     /** One hook call as the script sends it: the agent it was installed for, the event, its parent pid, the payload. */
@@ -61,7 +66,7 @@ final class HookService {
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
-        HookReply reply = switch (call.event()) {
+        HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid()) : switch (call.event()) {
             case SESSION_START -> sessionStart(call, dialect, request.ppid());
             case PRE_TOOL -> preTool(call, dialect, request.ppid());
             case POST_TOOL -> postTool(call, dialect, request.ppid());
@@ -126,14 +131,18 @@ final class HookService {
     }
 
     private HookReply stop(HookCall call, long ppid) {
-        turnEnd.turnEnded(sessions.ensure(call, ppid));
+        String session = sessions.ensure(call, ppid);
+        shell.turnEnded(session);
+        turnEnd.turnEnded(session);
         return HookReply.SILENT;
     }
 
     private HookReply subagentStop(HookCall call, long ppid) {
         String main = sessions.mainIdIfKnown(call, ppid);
         if (main != null && baton.sessions().find(main).isPresent()) {
-            turnEnd.subagentEnded(HookSessions.subagentOf(main, call.subagentId()), main);
+            String subagent = HookSessions.subagentOf(main, call.subagentId());
+            shell.turnEnded(subagent);
+            turnEnd.subagentEnded(subagent, main);
         }
         return HookReply.SILENT;
     }
@@ -144,6 +153,7 @@ final class HookService {
             return HookReply.SILENT;
         }
         String id = call.subagentId() == null ? main : HookSessions.subagentOf(main, call.subagentId());
+        shell.turnEnded(id);
         baton.ledger().write(tx -> tx.world().session(id)
                 .map(session -> baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, null))
                 .orElse(List.of()));

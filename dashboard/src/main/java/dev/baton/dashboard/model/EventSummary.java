@@ -45,6 +45,10 @@ final class EventSummary {
                 return who(data.path("session_id").asText()) + " was denied "
                         + file(data.path("file").asText(), data.path("session_id").asText())
                         + ", held by " + who(holderOf(data.path("holder")));
+            case "shell.write_conflict":
+                return who(data.path("session_id").asText()) + "'s command `" + data.path("command").asText()
+                        + "` changed " + file(data.path("file").asText(), data.path("session_id").asText())
+                        + ", held by " + who(data.path("holder").asText());
             case "named_lock.acquired":
                 return "named lock " + data.path("named_lock").path("name").asText() + " taken by pid "
                         + data.path("named_lock").path("pid").asText();

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Added latency of a shell tool's PreToolUse + PostToolUse at the sidecar, small repository and 50,000 files.
+# Usage: bench/shell.sh [small-iterations [large-iterations [large-files]]]   (markdown rows; run it once more
+# with BATON_SHELL_AFTER_CHECK=0 in the environment for the figures without the check after the command)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -B -q install -DskipTests
+mvn -B -q -pl sidecar test-compile
+cp="sidecar/target/test-classes:sidecar/target/classes:$(mvn -B -q -pl sidecar dependency:build-classpath -Dmdep.outputFile=/dev/stdout)"
+java -cp "$cp" dev.baton.bench.ShellBench "$@"

@@ -1,0 +1,159 @@
+package dev.baton.hook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.shell.ShellGuard;
+import dev.baton.state.BatonException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hook side of shell tools (Claude Bash and PowerShell, Copilot bash/shell, Codex Bash/exec_command/shell/
+ * local_shell, Gemini run_shell_command): reads the command from each agent's payload and hands it to the
+ * {@link ShellGuard} before and after it runs. A Codex apply_patch here-document is an edit its dialect already
+ * names files for; it never reaches this class.
+ */
+final class ShellHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShellHook.class);
+
+    static final Set<String> SHELL_TOOLS = Set.of("bash", "powershell", "shell", "exec_command", "local_shell",
+            "run_shell_command");
+
+    private static final Set<String> SHELLS = Set.of("bash", "sh", "zsh", "dash", "/bin/bash", "/bin/sh",
+            "/usr/bin/bash", "/bin/zsh", "/usr/bin/zsh");
+
+    private final ShellGuard guard;
+    private final HookSessions sessions;
+    private final HookNotices notices;
+
+    ShellHook(ShellGuard guard, HookSessions sessions, HookNotices notices) {
+        this.guard = guard;
+        this.sessions = sessions;
+        this.notices = notices;
+    }
+
+    /** Whether the call is a shell tool's PreToolUse or PostToolUse that this class answers. */
+    boolean handles(HookCall call) {
+        return !call.editTool() && call.toolName() != null
+                && (call.event() == EventKind.PRE_TOOL || call.event() == EventKind.POST_TOOL)
+                && SHELL_TOOLS.contains(call.toolName().toLowerCase(Locale.ROOT));
+    }
+
+    HookReply handle(HookCall call, HookPayload payload, Dialect dialect, long ppid) {
+        String session = sessions.ensure(call, ppid);
+        String toolUseId = payload.has("tool_use_id") && payload.node("tool_use_id").isTextual()
+                ? payload.text("tool_use_id") : null;
+        if (call.event() == EventKind.POST_TOOL) {
+            List<String> lines = new ArrayList<>(guard.after(session, toolUseId));
+            if (!dialect.carriesContext(EventKind.POST_TOOL)) {
+                return HookReply.SILENT;
+            }
+            lines.addAll(notices.take(session));
+            return HookReply.context(String.join("\n", lines));
+        }
+        JsonNode input = arguments(payload);
+        String command = commandOf(input);
+        Path cwd = workingDirectory(call.cwd(), input);
+        boolean powershell = call.toolName().equalsIgnoreCase("PowerShell");
+        ShellGuard.Decision decision;
+        try {
+            decision = powershell
+                    ? guard.beforeOpaque(session, toolUseId, command, cwd)
+                    : guard.before(session, toolUseId, command, cwd);
+        } catch (BatonException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            // A command Baton cannot read must not stop the agent: it runs as if Baton had no shell checks.
+            LOG.warn("could not check the shell command of session {}: {}", session, e.toString());
+            decision = new ShellGuard.Proceed(List.of());
+        }
+        if (decision instanceof ShellGuard.Deny deny) {
+            List<String> lines = notices.take(session);
+            return new HookReply.Deny(lines.isEmpty() ? deny.reason() : deny.reason() + "\n\n" + String.join("\n", lines));
+        }
+        if (!dialect.carriesContext(EventKind.PRE_TOOL)) {
+            return HookReply.SILENT;
+        }
+        List<String> lines = new ArrayList<>(((ShellGuard.Proceed) decision).notes());
+        lines.addAll(notices.take(session));
+        return HookReply.context(String.join("\n", lines));
+    }
+
+    /** The turn or the session ended: the session's commands still running have ended too. */
+    void turnEnded(String session) {
+        guard.turnEnded(session);
+    }
+
+    /** tool_input (Claude style) or toolArgs (Copilot, an object or a JSON string). */
+    private static JsonNode arguments(HookPayload payload) {
+        JsonNode input = payload.node("tool_input");
+        if (input == null) {
+            input = payload.node("toolArgs");
+        }
+        if (input != null && input.isTextual()) {
+            return HookPayload.embedded(input.textValue()).orElse(input);
+        }
+        return input;
+    }
+
+    /**
+     * {@code command} as a string, or an argv array ({@code ["bash","-lc","script"]} is the script; any other argv
+     * is quoted back into one line).
+     */
+    static String commandOf(JsonNode input) {
+        if (input == null) {
+            return null;
+        }
+        if (input.isTextual()) {
+            return input.textValue();
+        }
+        JsonNode command = input.get("command");
+        if (command == null) {
+            command = input.get("cmd");
+        }
+        if (command == null || command.isNull()) {
+            return null;
+        }
+        if (command.isTextual()) {
+            return command.textValue();
+        }
+        if (command.isArray()) {
+            List<String> argv = new ArrayList<>();
+            command.forEach(word -> argv.add(word.asText()));
+            if (argv.size() == 3 && SHELLS.contains(argv.get(0)) && argv.get(1).matches("-l?c|-cl")) {
+                return argv.get(2);
+            }
+            return String.join(" ", argv.stream().map(ShellHook::quoted).toList());
+        }
+        return null;
+    }
+
+    /** Gemini's run_shell_command may name a directory (dir_path, formerly directory) relative to cwd. */
+    private static Path workingDirectory(String cwd, JsonNode input) {
+        String base = HookSessions.absoluteOrNull(cwd);
+        Path dir = base == null ? null : Path.of(base);
+        if (input != null && input.isObject()) {
+            for (String key : List.of("dir_path", "directory", "workdir", "cwd")) {
+                JsonNode value = input.get(key);
+                if (value != null && value.isTextual() && !value.textValue().isBlank()) {
+                    try {
+                        Path given = Path.of(value.textValue());
+                        return given.isAbsolute() ? given.normalize() : dir == null ? null : dir.resolve(given).normalize();
+                    } catch (java.nio.file.InvalidPathException e) {
+                        return null; // a directory no file system has: nothing relative can be resolved
+                    }
+                }
+            }
+        }
+        return dir;
+    }
+
+    private static String quoted(String word) {
+        return word.matches("[A-Za-z0-9_./=:@%+,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,257 @@
+package dev.baton.shell;
+
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Finds what a shell command line writes before it runs: it walks the parsed command as the shell would run it,
+ * keeping the working directory ({@code cd} in a list, a subshell's own), and asks each simple command what it
+ * writes ({@link CommandWrites}, {@link GitCommands}). Nothing is expanded: a target that depends on a variable or
+ * a script is reported as unknown, never guessed.
+ */
+public final class ShellAnalyzer {
+
+    /** The parts of the file system the analysis looks at: whether a path is a directory (mv/cp into it). */
+    public interface FileView {
+        FileView REAL = new FileView() {
+            @Override
+            public boolean isDirectory(Path path) {
+                return Files.isDirectory(path);
+            }
+
+            @Override
+            public boolean exists(Path path) {
+                return Files.exists(path);
+            }
+        };
+
+        boolean isDirectory(Path path);
+
+        boolean exists(Path path);
+    }
+
+    private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh");
+
+    private final FileView files;
+    private final Function<String, List<String>> patchPaths;
+
+    /** @param patchPaths the files an {@code apply_patch} here-document writes, as the patch names them */
+    public ShellAnalyzer(FileView files, Function<String, List<String>> patchPaths) {
+        this.files = files;
+        this.patchPaths = patchPaths;
+    }
+
+    /** @param cwd the directory the agent runs the command in (absolute); null when unknown */
+    public ShellAnalysis analyse(String command, Path cwd) {
+        Collector out = new Collector();
+        walk(ShellParser.parse(command), new Cwd(cwd), out, 0);
+        return new ShellAnalysis(out.writes, out.git, out.unknown, out.commands);
+    }
+
+    private void walk(List<ShellNode> nodes, Cwd cwd, Collector out, int depth) {
+        for (ShellNode node : nodes) {
+            if (node instanceof ShellNode.Opaque opaque) {
+                String source = opaque.source().length() <= 200 ? opaque.source() : opaque.source().substring(0, 199) + "…";
+                out.unknown.add(source + " (" + opaque.reason() + ")");
+            } else if (node instanceof ShellNode.Group group) {
+                Cwd inner = group.subshell() ? cwd.copy() : cwd;
+                walk(group.body(), inner, out, depth);
+                redirects(group.redirects(), cwd, out, "( … )" + redirectText(group.redirects()));
+            } else if (node instanceof ShellNode.Simple simple) {
+                for (List<ShellNode> substitution : simple.substitutions()) {
+                    walk(substitution, cwd.copy(), out, depth);
+                }
+                redirects(simple.redirects(), cwd, out, simple.source());
+                simple(simple, cwd, out, depth);
+            }
+        }
+    }
+
+    private static String redirectText(List<Redirect> redirects) {
+        StringBuilder text = new StringBuilder();
+        redirects.forEach(r -> text.append(' ').append(r.op()).append(' ').append(r.target().raw()));
+        return text.toString();
+    }
+
+    private void redirects(List<Redirect> redirects, Cwd cwd, Collector out, String part) {
+        for (Redirect redirect : redirects) {
+            if (redirect.writes()) {
+                out.file(redirect.target(), cwd, part, false);
+            }
+        }
+    }
+
+    private void simple(ShellNode.Simple simple, Cwd cwd, Collector out, int depth) {
+        List<Word> words = simple.words();
+        if (words.isEmpty()) {
+            return;
+        }
+        out.commands.add(words.stream().map(Word::shown).toList());
+        String part = simple.source();
+        Invocation call = Invocation.of(words, simple.assignments());
+        if (call == null) {
+            out.unknown.add(part);
+            return;
+        }
+        String name = call.name();
+        List<Word> args = call.args();
+        switch (name) {
+            case "cd", "pushd" -> cd(args, cwd);
+            case "popd" -> cwd.dir = null;
+            case "eval", "source", ".", "exec" -> out.unknown.add(part);
+            case "git" -> GitCommands.read(call, cwd.dir, files, out, part);
+            case "apply_patch", "applypatch" -> applyPatch(simple, cwd, out, part);
+            default -> {
+                if (SHELLS.contains(name)) {
+                    shell(args, cwd, out, part, depth);
+                } else if (name.equals("xargs") || name.equals("parallel")) {
+                    xargs(args, out, part);
+                } else {
+                    new CommandWrites(files, cwd.dir, out, part).read(name, args);
+                }
+            }
+        }
+    }
+
+    private static void cd(List<Word> args, Cwd cwd) {
+        List<Word> operands = args.stream().filter(w -> w.literal() == null || !w.literal().startsWith("-")).toList();
+        if (operands.size() != 1 || operands.get(0).literal() == null || cwd.dir == null) {
+            cwd.dir = null; // cd, cd ~, cd -, cd "$DIR": the directory cannot be known here
+            return;
+        }
+        cwd.dir = resolve(cwd.dir, operands.get(0).literal());
+    }
+
+    /** {@code bash -c 'script'} is analysed as the script; {@code bash script.sh} cannot be. */
+    private void shell(List<Word> args, Cwd cwd, Collector out, String part, int depth) {
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i).literal();
+            if (arg == null) {
+                break;
+            }
+            if (arg.startsWith("-") && arg.contains("c") && !arg.startsWith("--") && i + 1 < args.size()) {
+                String script = args.get(i + 1).literal();
+                if (script != null && depth < 4) {
+                    walk(ShellParser.parse(script), cwd.copy(), out, depth + 1);
+                    return;
+                }
+                break;
+            }
+            if (!arg.startsWith("-")) {
+                break;
+            }
+        }
+        out.unknown.add(part);
+    }
+
+    /** Arguments come from input: a reading command stays read-only, any other cannot be analysed. */
+    private static void xargs(List<Word> args, Collector out, String part) {
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i).literal();
+            if (arg == null) {
+                break;
+            }
+            if (arg.startsWith("-")) {
+                if (Set.of("-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a").contains(arg)) {
+                    i++;
+                }
+                continue;
+            }
+            if (CommandWrites.READ_ONLY.contains(Invocation.baseName(arg))) {
+                return;
+            }
+            break;
+        }
+        out.unknown.add(part);
+    }
+
+    private void applyPatch(ShellNode.Simple simple, Cwd cwd, Collector out, String part) {
+        String patch = simple.redirects().stream().map(Redirect::hereDoc).filter(body -> body != null)
+                .findFirst().orElse(null);
+        if (patch == null && !simple.words().isEmpty() && simple.words().size() > 1) {
+            patch = simple.words().get(1).literal();
+        }
+        List<String> paths = patch == null ? List.of() : patchPaths.apply(patch);
+        if (paths.isEmpty()) {
+            out.unknown.add(part);
+            return;
+        }
+        paths.forEach(path -> out.file(Word.of(path), cwd, part, false));
+    }
+
+    static Path resolve(Path cwd, String path) {
+        try {
+            Path given = Path.of(path);
+            if (given.isAbsolute()) {
+                return given.normalize();
+            }
+            return cwd == null ? null : cwd.resolve(given).normalize();
+        } catch (InvalidPathException e) {
+            return null;
+        }
+    }
+
+    /** The working directory as the walk goes; null once it cannot be known. */
+    static final class Cwd {
+        Path dir;
+
+        Cwd(Path dir) {
+            this.dir = dir;
+        }
+
+        Cwd copy() {
+            return new Cwd(dir);
+        }
+    }
+
+    /** What the walk found so far. */
+    static final class Collector {
+        final List<WriteTarget> writes = new ArrayList<>();
+        final List<GitCommand> git = new ArrayList<>();
+        final List<String> unknown = new ArrayList<>();
+        final List<List<String>> commands = new ArrayList<>();
+
+        /** A written file (or tree) named by {@code word}; unknown when the word or the directory is. */
+        void file(Word word, Cwd cwd, String part, boolean tree) {
+            file(word, cwd.dir, part, tree);
+        }
+
+        void file(Word word, Path cwd, String part, boolean tree) {
+            String literal = word.literal();
+            if (literal != null && Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty").contains(literal)
+                    || word.pattern().startsWith("/dev/fd/")) {
+                return;
+            }
+            if (literal == null && word.fixedDirectory() != null) {
+                pattern(word, cwd, part); // a glob or brace expansion: anything in its directory
+                return;
+            }
+            Path path = literal == null ? null : resolve(cwd, literal);
+            if (path == null) {
+                unknown.add(part);
+                return;
+            }
+            writes.add(new WriteTarget(path, tree, part));
+        }
+
+        /** A write somewhere under the directory the word stays in ({@code "src/**}{@code /*.ts"}). */
+        void pattern(Word word, Path cwd, String part) {
+            if (word.literal() != null) {
+                file(word, cwd, part, false);
+                return;
+            }
+            String dir = word.fixedDirectory();
+            Path path = dir == null ? null : resolve(cwd, dir);
+            if (path == null) {
+                unknown.add(part);
+            } else {
+                writes.add(new WriteTarget(path, true, part));
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.baton.hook;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.http.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real, long-lived process standing in for an agent: a copy of bash under a name of its own (so Baton takes it,
+ * not a shell above the hook, for the agent process), which runs the real hook script before and after each shell
+ * command and runs the command itself in between, in the repository, as an agent's shell tool does.
+ */
+final class StandInAgent implements AutoCloseable {
+
+    private static final Duration STEP_LIMIT = Duration.ofSeconds(60);
+
+    private final String sessionId;
+    private final Path repo;
+    private final Path dir;
+    private final Process process;
+    private final OutputStream stdin;
+    private final BufferedReader stdout;
+    private final AtomicInteger calls = new AtomicInteger();
+
+    private StandInAgent(String sessionId, Path repo, Path dir, Process process) {
+        this.sessionId = sessionId;
+        this.repo = repo;
+        this.dir = dir;
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        this.stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Starts an agent process named {@code agent-NAME} for the Claude Code session {@code sessionId}. */
+    static StandInAgent start(HookHarness harness, String name, String sessionId) throws IOException {
+        return start(harness, name, sessionId, Map.of());
+    }
+
+    static StandInAgent start(HookHarness harness, String name, String sessionId, Map<String, String> env) throws IOException {
+        Path dir = Files.createDirectories(harness.dir().resolve("agent-" + name));
+        Path program = dir.resolve("agent-" + name);
+        Files.copy(Path.of("/bin/bash").toRealPath(), program, StandardCopyOption.REPLACE_EXISTING);
+        program.toFile().setExecutable(true);
+        ProcessBuilder builder = new ProcessBuilder(program.toString(), "--noprofile", "--norc", "-s")
+                .directory(harness.repo().root().toFile())
+                .redirectErrorStream(true);
+        builder.environment().put("BATON_HOME", harness.home().dir().toString());
+        builder.environment().put("BATON_HOOK_TIMEOUT", "30");
+        builder.environment().putAll(env);
+        return new StandInAgent(sessionId, harness.repo().root(), dir, builder.start());
+    }
+
+    String sessionId() {
+        return sessionId;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** One hook call of this agent with {@code payload} on stdin, as the agent makes it. */
+    ScriptRun hook(String event, String payload) throws IOException {
+        int n = calls.incrementAndGet();
+        Path in = Files.writeString(dir.resolve("payload-" + n + ".json"), payload);
+        Path out = dir.resolve("stdout-" + n + ".txt");
+        Path err = dir.resolve("stderr-" + n + ".txt");
+        long started = System.nanoTime();
+        int exit = step(quoted(HookHarness.SCRIPT.toString()) + " claude " + event + " < " + quoted(in.toString())
+                + " > " + quoted(out.toString()) + " 2> " + quoted(err.toString()));
+        return new ScriptRun(exit, Files.readString(out), Files.readString(err), Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /** Runs {@code command} in the repository in a child shell of this agent; its exit code. */
+    int run(String command) throws IOException {
+        Path script = Files.writeString(dir.resolve("command-" + calls.incrementAndGet() + ".sh"), command + "\n");
+        return step("( cd " + quoted(repo.toString()) + " && . " + quoted(script.toString()) + " ) > /dev/null 2>&1");
+    }
+
+    /** The agent's Bash tool: PreToolUse, the command when it was not denied, PostToolUse. Returns PreToolUse's run. */
+    ShellCall bash(String command) throws IOException {
+        String toolUseId = "toolu_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        ScriptRun pre = hook("PreToolUse", payload("PreToolUse", command, toolUseId));
+        if (pre.stdout().contains("\"deny\"")) {
+            return new ShellCall(pre, null, -1);
+        }
+        int exit = run(command);
+        ScriptRun post = hook("PostToolUse", payload("PostToolUse", command, toolUseId));
+        return new ShellCall(pre, post, exit);
+    }
+
+    /** PreToolUse only: the command is announced and (when allowed) left running, its PostToolUse not yet sent. */
+    ScriptRun announce(String command, String toolUseId) throws IOException {
+        return hook("PreToolUse", payload("PreToolUse", command, toolUseId));
+    }
+
+    ScriptRun finish(String command, String toolUseId) throws IOException {
+        return hook("PostToolUse", payload("PostToolUse", command, toolUseId));
+    }
+
+    ScriptRun stop() throws IOException {
+        ObjectNode payload = base("Stop");
+        payload.put("stop_hook_active", false);
+        return hook("Stop", payload.toString());
+    }
+
+    String payload(String event, String command, String toolUseId) {
+        ObjectNode payload = base(event);
+        payload.put("tool_name", "Bash");
+        payload.putObject("tool_input").put("command", command).put("description", "run a command");
+        if (toolUseId != null) {
+            payload.put("tool_use_id", toolUseId);
+        }
+        if (event.equals("PostToolUse")) {
+            payload.putObject("tool_response").put("stdout", "").put("stderr", "").put("interrupted", false);
+        }
+        return payload.toString();
+    }
+
+    private ObjectNode base(String event) {
+        ObjectNode payload = Json.mapper().createObjectNode();
+        payload.put("session_id", sessionId);
+        payload.put("transcript_path", dir.resolve("transcript.jsonl").toString());
+        payload.put("cwd", repo.toString());
+        payload.put("permission_mode", "default");
+        payload.put("hook_event_name", event);
+        return payload;
+    }
+
+    /** Sends one line to the agent's shell and waits for its exit code. */
+    private int step(String line) throws IOException {
+        String marker = "__baton_step_" + UUID.randomUUID() + "=";
+        stdin.write((line + "; echo \"" + marker + "$?\"\n").getBytes(StandardCharsets.UTF_8));
+        stdin.flush();
+        long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
+        String read;
+        while ((read = stdout.readLine()) != null) {
+            if (read.startsWith(marker)) {
+                return Integer.parseInt(read.substring(marker.length()).strip());
+            }
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+        }
+        throw new IOException("the stand-in agent stopped answering (" + line + ")");
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+
+    /** One Bash tool call: its PreToolUse, its PostToolUse (null when denied) and the command's exit code. */
+    record ShellCall(ScriptRun pre, ScriptRun post, int exit) {
+
+        boolean denied() {
+            return post == null;
+        }
+
+        String denialReason() {
+            return pre.json().at("/hookSpecificOutput/permissionDecisionReason").asText();
+        }
+
+        String postContext() {
+            return post == null || post.stdout().isBlank() ? ""
+                    : post.json().at("/hookSpecificOutput/additionalContext").asText();
+        }
+    }
+}
