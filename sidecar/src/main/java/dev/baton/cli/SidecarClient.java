@@ -36,11 +36,30 @@ final class SidecarClient {
     }
 
     static SidecarClient connect(BatonHome home) {
+        return connect(home, false);
+    }
+
+    /**
+     * A client that sends the supervisor's token rather than the agents'. Refused inside an agent's process tree:
+     * the supervisor is the person, and an agent running {@code baton … --supervisor} in its shell is not.
+     */
+    static SidecarClient connectAsSupervisor(BatonHome home) {
+        SidecarClient agentsClient = connect(home, false);
+        CallerSession.agentAncestor(agentsClient).ifPresent(session -> {
+            throw new CliException("--supervisor is refused here: this command runs inside the process tree of agent"
+                    + " session " + session + "; the supervisor's actions are for a person, from a terminal of their own"
+                    + " (or the dashboard)");
+        });
+        return connect(home, true);
+    }
+
+    private static SidecarClient connect(BatonHome home, boolean supervisor) {
         try {
             String endpoint = home.readEndpoint().orElseThrow(() -> new CliException(
                     "no sidecar is running for " + home.dir() + " (no endpoint file); start it with `baton serve`"));
-            String token = home.readToken().orElseThrow(() -> new CliException(
-                    "the token file " + home.tokenFile() + " is missing; start the sidecar with `baton serve`"));
+            String token = (supervisor ? home.readSupervisorToken() : home.readToken()).orElseThrow(() -> new CliException(
+                    "the token file " + (supervisor ? home.supervisorTokenFile() : home.tokenFile())
+                            + " is missing; start the sidecar with `baton serve`"));
             return new SidecarClient("http://" + endpoint, token);
         } catch (IOException e) {
             throw new CliException("cannot read " + home.dir() + ": " + e.getMessage());

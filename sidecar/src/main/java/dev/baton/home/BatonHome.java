@@ -59,6 +59,11 @@ public final class BatonHome {
         return dir.resolve("token");
     }
 
+    /** The supervisor's credential: the dashboard and {@code baton … --supervisor} send it instead of the token. */
+    public Path supervisorTokenFile() {
+        return dir.resolve("supervisor-token");
+    }
+
     public Path pidFile() {
         return dir.resolve("sidecar.pid");
     }
@@ -90,11 +95,22 @@ public final class BatonHome {
 
     /** The token, created on first use: 32 random bytes, hex, in a file that only the owner can read. */
     public String ensureToken() throws IOException {
-        Path file = tokenFile();
+        return ensureSecret(tokenFile());
+    }
+
+    public String ensureSupervisorToken() throws IOException {
+        return ensureSecret(supervisorTokenFile());
+    }
+
+    public Optional<String> readSupervisorToken() throws IOException {
+        return readSecret(supervisorTokenFile());
+    }
+
+    private String ensureSecret(Path file) throws IOException {
         if (!Files.exists(file)) {
             byte[] bytes = new byte[32];
             new SecureRandom().nextBytes(bytes);
-            Path temp = Files.createTempFile(dir, "token", ".tmp",
+            Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(temp, HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.US_ASCII);
             try {
@@ -103,11 +119,14 @@ public final class BatonHome {
                 Files.deleteIfExists(temp);
             }
         }
-        return readToken().orElseThrow(() -> new IOException("the token file " + file + " is empty"));
+        return readSecret(file).orElseThrow(() -> new IOException("the token file " + file + " is empty"));
     }
 
     public Optional<String> readToken() throws IOException {
-        Path file = tokenFile();
+        return readSecret(tokenFile());
+    }
+
+    private Optional<String> readSecret(Path file) throws IOException {
         if (!Files.exists(file)) {
             return Optional.empty();
         }

@@ -7,6 +7,7 @@ import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
+import dev.baton.session.ConnectionPeer;
 import dev.baton.session.Registered;
 import dev.baton.state.BatonException;
 import java.net.InetAddress;
@@ -42,8 +43,11 @@ final class HookService {
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
     }
 
-    /** One hook call as the script sends it: the agent it was installed for, the event, its parent pid, the payload. */
-    record HookRequest(String agent, String event, long ppid, byte[] body) {
+    /**
+     * One hook call as the script sends it: the agent it was installed for, the event, its parent pid (checked
+     * against the kernel's view of the connection), the payload, and the process behind the connection.
+     */
+    record HookRequest(String agent, String event, long ppid, byte[] body, ConnectionPeer caller) {
     }
 
     HookOutput handle(HookRequest request) {
@@ -54,6 +58,12 @@ final class HookService {
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
+        if (call.event() != EventKind.OTHER) {
+            String main = sessions.mainIdIfKnown(call, request.ppid());
+            if (main != null) {
+                baton.sessions().requireHookCaller(main, request.caller(), request.ppid() > 0);
+            }
+        }
         HookReply reply = switch (call.event()) {
             case SESSION_START -> sessionStart(call, dialect, request.ppid());
             case PRE_TOOL -> preTool(call, dialect, request.ppid());

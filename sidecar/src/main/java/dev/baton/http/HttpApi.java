@@ -33,8 +33,9 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /** Starts serving; {@code extraRoutes} lets other adapters (hooks, MCP, events) mount their routes. */
-    public static HttpApi start(Baton baton, String token, int port, List<Consumer<RoutesConfig>> extraRoutes) {
-        RequestGuard guard = new RequestGuard(token);
+    public static HttpApi start(Baton baton, String token, String supervisorToken, int port,
+                                List<Consumer<RoutesConfig>> extraRoutes) {
+        RequestGuard guard = new RequestGuard(token, supervisorToken);
         Instant startedAt = baton.clock().instant();
         Javalin app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";

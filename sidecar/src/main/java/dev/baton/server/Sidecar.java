@@ -79,7 +79,7 @@ public final class Sidecar implements AutoCloseable {
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl());
             opened.add(baton);
-            HttpApi api = HttpApi.start(baton, token, options.port(), adapters.apply(baton));
+            HttpApi api = HttpApi.start(baton, token, home.ensureSupervisorToken(), options.port(), adapters.apply(baton));
             opened.add(api);
             ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "baton-sweeper");

@@ -106,7 +106,7 @@ class SecurityTest {
                     "another session's key", Map.of(Callers.KEY_HEADER, sidecar.keyOf("b")),
                     "a made-up key", Map.of(Callers.KEY_HEADER, "k-not-a-real-key"),
                     "a process the session's agent did not start",
-                    Map.of(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid())));
+                    Map.of("X-Baton-Caller-Pid", Long.toString(ProcessHandle.current().pid())));
             impostors.forEach((who, proof) -> {
                 for (var call : List.of(
                         Map.of("path", "/v1/locks/release", "body", Map.of("session_id", "a", "all", true)),
