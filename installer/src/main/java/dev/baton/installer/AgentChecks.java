@@ -7,109 +7,180 @@ import dev.baton.installer.Doctor.Status;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * The doctor's checks of agent configuration: Baton's hooks and MCP entries for Claude Code and Copilot CLI,
- * at every scope. An agent this machine does not use is skipped rather than reported.
+ * The doctor's checks per agent: Baton's hooks at every scope, a run of the installed hook command as the agent
+ * runs it, the agent's hook trust, and Baton's MCP entry. An agent this machine does not use is skipped.
  */
 final class AgentChecks {
 
+    /** A hook file holding Baton's hooks. */
+    private record Installed(Scope scope, Path file, ObjectNode tree) {
+    }
+
     private final InstallLayout layout;
     private final Path project;
+    private final HookProbe probe;
+    private final Map<String, String> environment;
 
-    AgentChecks(InstallLayout layout, Path project) {
+    AgentChecks(InstallLayout layout, Path project, Map<String, String> environment) {
         this.layout = layout;
         this.project = project;
+        this.environment = Map.copyOf(environment);
+        this.probe = new HookProbe(environment);
     }
 
     void addTo(List<Check> checks) {
-        boolean claudeUsed = Files.isDirectory(layout.claudeDir()) || Files.exists(layout.claudeJson())
-                || Files.exists(ClaudeSettings.file(layout, Scope.PROJECT, project))
-                || Files.exists(ClaudeSettings.file(layout, Scope.LOCAL, project));
-        boolean copilotUsed = Files.isDirectory(layout.copilotDir())
-                || Files.exists(CopilotHooks.file(layout, Scope.PROJECT, project));
-        if (claudeUsed) {
-            claudeHooks(checks);
-            checks.add(mcpEntry(Agent.CLAUDE));
-        } else {
-            checks.add(new Check(Status.SKIPPED, "Claude Code", "not set up here (no " + layout.claudeDir() + ")", ""));
-        }
-        if (copilotUsed) {
-            copilotHooks(checks);
-            checks.add(mcpEntry(Agent.COPILOT));
-        } else {
-            checks.add(new Check(Status.SKIPPED, "Copilot CLI", "not set up here (no " + layout.copilotDir() + ")", ""));
+        for (Agent agent : Agent.values()) {
+            List<Installed> installed = new ArrayList<>();
+            boolean anyFile = false;
+            for (Scope scope : Scope.values()) {
+                Optional<Path> file = AgentFiles.hookFile(layout, agent, scope, project);
+                if (file.isPresent() && Files.exists(file.get())) {
+                    anyFile = true;
+                    parse(file.get(), subject(agent, "hooks"), checks).ifPresent(tree -> installed.add(new Installed(scope, file.get(), tree)));
+                }
+            }
+            if (!anyFile && !agent.isUsedOn(layout)) {
+                checks.add(new Check(Status.SKIPPED, agent.displayName(), "not set up here (no "
+                        + layout.configDir(agent) + ", no `" + agent.command() + "` on PATH)", ""));
+                continue;
+            }
+            List<Installed> complete = hooks(agent, installed, checks);
+            if (!complete.isEmpty()) {
+                run(agent, complete.get(0), checks);
+            }
+            if (agent == Agent.CODEX) {
+                codexTrust(complete, checks);
+            }
+            if (agent == Agent.GEMINI) {
+                checks.add(geminiFolderTrust());
+            }
+            checks.add(agent == Agent.CODEX ? codexMcp() : mcpEntry(agent));
+            if (agent == Agent.CLAUDE) {
+                checks.add(claudeMcpRule(installed));
+            }
         }
     }
 
-    private void claudeHooks(List<Check> checks) {
-        int complete = 0;
-        int partial = 0;
-        for (Scope scope : Scope.values()) {
-            Path file = ClaudeSettings.file(layout, scope, project);
-            if (!Files.exists(file)) {
-                continue;
-            }
-            Optional<ObjectNode> settings = parse(file, "Claude hooks", checks);
-            if (settings.isEmpty()) {
-                partial++;
-                continue;
-            }
-            List<String> missing = ClaudeSettings.missingEvents(settings.get());
+    private List<Installed> hooks(Agent agent, List<Installed> installed, List<Check> checks) {
+        String subject = subject(agent, "hooks");
+        int total = HookEvents.of(agent).events().size();
+        List<Installed> complete = new ArrayList<>();
+        for (Installed entry : installed) {
+            List<String> missing = agent == Agent.COPILOT
+                    ? CopilotHooks.missingEvents(entry.tree())
+                    : GroupedHooks.missingEvents(entry.tree(), HookEvents.of(agent));
             if (missing.isEmpty()) {
-                complete++;
-                checks.add(Check.ok("Claude hooks", "all " + ClaudeSettings.EVENTS.size() + " events in " + file));
-            } else if (missing.size() < ClaudeSettings.EVENTS.size()) {
-                partial++;
-                checks.add(Check.problem("Claude hooks", file + " lacks Baton's hook for " + String.join(", ", missing),
-                        installCommand(Agent.CLAUDE, scope)));
-            } else {
-                checks.add(new Check(Status.SKIPPED, "Claude hooks", "none in " + file, ""));
+                complete.add(entry);
+                checks.add(Check.ok(subject, "all " + total + " events in " + entry.file()));
+            } else if (missing.size() < total) {
+                checks.add(Check.problem(subject, entry.file() + " lacks Baton's hook for " + String.join(", ", missing),
+                        installCommand(agent, entry.scope())));
             }
         }
-        if (complete == 0 && partial == 0) {
-            checks.add(Check.problem("Claude hooks", "no Claude Code settings file holds Baton's hooks",
-                    installCommand(Agent.CLAUDE, Scope.USER) + " (or --scope project / local)"));
+        if (complete.isEmpty() && checks.stream().noneMatch(check -> check.subject().equals(subject)
+                && check.status() == Status.PROBLEM)) {
+            checks.add(Check.problem(subject, "no " + agent.displayName() + " config file holds Baton's hooks",
+                    installCommand(agent, Scope.USER) + " (or --scope project)"));
+        }
+        return complete;
+    }
+
+    /** Runs the installed edit hook as the agent would, with a probe edit, and expects it to be allowed. */
+    private void run(Agent agent, Installed installed, List<Check> checks) {
+        Map<String, List<String>> commands = agent == Agent.COPILOT
+                ? CopilotHooks.commands(installed.tree())
+                : GroupedHooks.commands(installed.tree());
+        String editEvent = HookEvents.of(agent).events().get(0).event();
+        String endEvent = agent == Agent.COPILOT ? "sessionEnd" : "SessionEnd";
+        List<String> edit = commands.getOrDefault(editEvent, List.of());
+        if (edit.isEmpty()) {
+            return;
+        }
+        Optional<String> end = commands.getOrDefault(endEvent, List.of()).stream().findFirst();
+        HookProbe.Outcome outcome = probe.probe(agent, edit.get(0), end);
+        String subject = subject(agent, "hook run");
+        checks.add(outcome.allowed()
+                ? Check.ok(subject, outcome.description() + " (" + installed.file().getFileName() + ", " + editEvent + ")")
+                : Check.problem(subject, "the " + editEvent + " hook in " + installed.file() + " did not allow a probe edit: "
+                        + outcome.description(), "fix the problems above, then run `baton doctor` again; the hook's"
+                        + " own log is " + layout.sidecarHome().logFile()));
+    }
+
+    private void codexTrust(List<Installed> installed, List<Check> checks) {
+        Path config = AgentFiles.codexConfig(layout);
+        for (Installed entry : installed) {
+            Map<String, String> wanted = CodexTrust.batonEntries(entry.file(), entry.tree());
+            List<String> untrusted = new ArrayList<>();
+            try {
+                String text = Files.exists(config) ? Files.readString(config) : "";
+                for (Map.Entry<String, String> hook : wanted.entrySet()) {
+                    if (!CodexConfigToml.trustedHash(text, hook.getKey()).map(hook.getValue()::equals).orElse(false)) {
+                        untrusted.add(hook.getKey().substring(hook.getKey().lastIndexOf(".json:") + 6));
+                    }
+                }
+            } catch (IOException e) {
+                checks.add(Check.problem("Codex trust", "cannot read " + config + ": " + e.getMessage(),
+                        "repair " + config + " (it must be valid TOML)"));
+                continue;
+            }
+            checks.add(untrusted.isEmpty()
+                    ? Check.ok("Codex trust", "Baton's " + wanted.size() + " hooks in " + entry.file() + " are trusted")
+                    : Check.problem("Codex trust", "Codex skips Baton's untrusted hooks " + String.join(", ", untrusted)
+                            + " in " + entry.file(), installCommand(Agent.CODEX, entry.scope())
+                            + ", or trust them in Codex with /hooks"));
         }
     }
 
-    private void copilotHooks(List<Check> checks) {
-        boolean found = false;
-        for (Scope scope : List.of(Scope.USER, Scope.PROJECT)) {
-            Path file = CopilotHooks.file(layout, scope, project);
-            if (!Files.exists(file)) {
-                continue;
-            }
-            found = true;
-            Optional<ObjectNode> document = parse(file, "Copilot hooks", checks);
-            if (document.isEmpty()) {
-                continue;
-            }
-            List<String> missing = CopilotHooks.missingEvents(document.get());
-            checks.add(missing.isEmpty()
-                    ? Check.ok("Copilot hooks", "all " + CopilotHooks.EVENTS.size() + " events in " + file)
-                    : Check.problem("Copilot hooks", file + " lacks Baton's hook for " + String.join(", ", missing),
-                            installCommand(Agent.COPILOT, scope)));
+    private Check geminiFolderTrust() {
+        if ("true".equals(environment.get("GEMINI_CLI_TRUST_WORKSPACE"))) {
+            return Check.ok("Gemini trust", "GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder");
         }
-        if (!found) {
-            checks.add(Check.problem("Copilot hooks", "no " + CopilotHooks.FILE_NAME + " in "
-                            + CopilotHooks.file(layout, Scope.USER, project).getParent() + " or "
-                            + CopilotHooks.file(layout, Scope.PROJECT, project).getParent(),
-                    installCommand(Agent.COPILOT, Scope.USER) + " (or --scope project)"));
+        Path file = layout.geminiDir().resolve("trustedFolders.json");
+        try {
+            if (Files.exists(file)) {
+                ObjectNode folders = JsonText.parseObject(Files.readString(file));
+                for (Iterator<Map.Entry<String, JsonNode>> it = folders.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> folder = it.next();
+                    Path path = Path.of(folder.getKey());
+                    String level = folder.getValue().asText();
+                    if (level.equals("TRUST_FOLDER") && project.startsWith(path)
+                            || level.equals("TRUST_PARENT") && path.getParent() != null && project.startsWith(path.getParent())) {
+                        return Check.ok("Gemini trust", project + " is trusted (" + file + ")");
+                    }
+                }
+            }
+        } catch (IOException | JsonText.InvalidJson e) {
+            return Check.problem("Gemini trust", "cannot read " + file + ": " + e.getMessage(), "repair " + file);
         }
+        return new Check(Status.SKIPPED, "Gemini trust", project + " is not a trusted folder: Gemini runs no hooks in"
+                + " it headless. Trust it when Gemini asks (or /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true", "");
+    }
+
+    private Check claudeMcpRule(List<Installed> installed) {
+        for (Installed entry : installed) {
+            if (ClaudeSettings.allowsMcpTools(entry.tree())) {
+                return Check.ok("Claude MCP rule", ClaudeSettings.MCP_RULE + " allowed in " + entry.file());
+            }
+        }
+        return new Check(Status.SKIPPED, "Claude MCP rule", "no settings file allows " + ClaudeSettings.MCP_RULE
+                + "; Claude Code asks before each Baton MCP tool and refuses them in -p mode", "");
     }
 
     private Check mcpEntry(Agent agent) {
-        String subject = agent == Agent.CLAUDE ? "Claude MCP" : "Copilot MCP";
+        String subject = subject(agent, "MCP");
         String token;
         SidecarEndpoint endpoint;
         try {
-            token = new TokenFile(layout.batonHome()).read().orElse("");
-            endpoint = SidecarEndpoint.resolve(layout);
+            token = layout.sidecarHome().readToken().orElse("");
+            endpoint = SidecarEndpoint.configured(layout);
         } catch (IOException | InstallerException e) {
             return Check.problem(subject, "cannot tell where the sidecar listens: " + e.getMessage(), "see the checks above");
         }
@@ -120,22 +191,39 @@ final class AgentChecks {
                 if (entry.isEmpty()) {
                     continue;
                 }
-                JsonNode expected = McpRegistration.entry(placement, endpoint, token);
+                ObjectNode expected = McpRegistration.entry(placement, endpoint, token, layout.tokenFile());
                 String where = placement.describe() + " in " + placement.file().path();
-                // Only the address and the credential matter; other keys may have been tuned by the user.
-                if (sameAt(entry.get(), expected, "/url") && sameAt(entry.get(), expected, "/headers/Authorization")) {
-                    return Check.ok(subject, where);
+                // Only what Baton wrote matters; other keys may have been tuned by the user.
+                for (Map.Entry<String, JsonNode> field : expected.properties()) {
+                    if (!field.getValue().equals(entry.get().get(field.getKey()))) {
+                        return Check.problem(subject, where + " does not match the sidecar's configured address or token ("
+                                + field.getKey() + ")", installCommand(agent, scope));
+                    }
                 }
-                return Check.problem(subject, where + " does not match the sidecar's current address or token",
-                        installCommand(agent, scope));
+                return Check.ok(subject, where);
             }
         }
         return Check.problem(subject, "no " + McpRegistration.SERVER + " server registered",
                 installCommand(agent, Scope.USER) + " (without --no-mcp)");
     }
 
-    private static boolean sameAt(JsonNode actual, JsonNode expected, String pointer) {
-        return actual.at(pointer).equals(expected.at(pointer));
+    private Check codexMcp() {
+        Path config = AgentFiles.codexConfig(layout);
+        try {
+            Optional<JsonNode> server = Files.exists(config)
+                    ? CodexConfigToml.mcpServer(Files.readString(config)) : Optional.empty();
+            if (server.isEmpty()) {
+                return Check.problem("Codex MCP", "no " + McpRegistration.SERVER + " server in " + config,
+                        installCommand(Agent.CODEX, Scope.USER) + " (without --no-mcp)");
+            }
+            String url = SidecarEndpoint.configured(layout).mcpUrl();
+            return url.equals(server.get().path("url").asText())
+                    ? Check.ok("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config)
+                    : Check.problem("Codex MCP", config + " names " + server.get().path("url").asText() + ", not " + url,
+                            installCommand(Agent.CODEX, Scope.USER));
+        } catch (IOException | InstallerException e) {
+            return Check.problem("Codex MCP", "cannot read " + config + ": " + e.getMessage(), "repair " + config);
+        }
     }
 
     private static Optional<JsonNode> findEntry(McpRegistration.Placement placement) {
@@ -162,8 +250,12 @@ final class AgentChecks {
         return Optional.empty();
     }
 
+    private static String subject(Agent agent, String what) {
+        return agent.displayName().split(" ")[0] + " " + what;
+    }
+
     private String installCommand(Agent agent, Scope scope) {
-        String command = "baton install --" + agent.name().toLowerCase(Locale.ROOT) + " --scope " + scope;
+        String command = "baton install " + agent.option() + " --scope " + scope;
         return scope.isProjectBound() ? command + " --project " + HookCommand.shellWord(project.toString()) : command;
     }
 }

@@ -13,11 +13,17 @@ import picocli.CommandLine.TypeConversionException;
 /** The options {@code install} and {@code uninstall} share: which agents, at which scope, in which project. */
 final class AgentOptions {
 
-    @Option(names = "--claude", description = "Claude Code (with neither --claude nor --copilot: both).")
+    @Option(names = "--claude", description = "Claude Code (with no agent named: every agent found on this machine).")
     boolean claude;
 
-    @Option(names = "--copilot", description = "GitHub Copilot CLI (with neither --claude nor --copilot: both).")
+    @Option(names = "--copilot", description = "GitHub Copilot CLI.")
     boolean copilot;
+
+    @Option(names = "--codex", description = "OpenAI Codex CLI.")
+    boolean codex;
+
+    @Option(names = "--gemini", description = "Gemini CLI.")
+    boolean gemini;
 
     @Option(names = "--scope", paramLabel = "user|project|local", defaultValue = "user",
             converter = ScopeConverter.class,
@@ -29,6 +35,11 @@ final class AgentOptions {
             description = "Project directory for project and local scope. Default: the current directory.")
     Path project;
 
+    /** Whether the command line names no agent, so the command picks them itself. */
+    boolean noneNamed() {
+        return !(claude || copilot || codex || gemini);
+    }
+
     /** The validated target; bad input becomes a usage error naming the option. */
     Target toTarget(CommandSpec spec) {
         Set<Agent> agents = EnumSet.noneOf(Agent.class);
@@ -37,6 +48,12 @@ final class AgentOptions {
         }
         if (copilot) {
             agents.add(Agent.COPILOT);
+        }
+        if (codex) {
+            agents.add(Agent.CODEX);
+        }
+        if (gemini) {
+            agents.add(Agent.GEMINI);
         }
         Path directory = project != null ? project : Path.of(System.getProperty("user.dir"));
         if (!Files.isDirectory(directory)) {

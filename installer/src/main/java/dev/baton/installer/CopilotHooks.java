@@ -16,19 +16,7 @@ import java.util.List;
 final class CopilotHooks {
 
     static final String FILE_NAME = "baton.json";
-    static final String EDIT_TOOLS = "edit|create|str_replace_editor|apply_patch";
-    static final int TIMEOUT_SECONDS = 10;
-
-    /** One config key Baton registers; {@code matcher} is null for events that are not about a tool. */
-    record EventHook(String key, String matcher) {
-    }
-
-    static final List<EventHook> EVENTS = List.of(
-            new EventHook("preToolUse", EDIT_TOOLS),
-            new EventHook("postToolUse", EDIT_TOOLS),
-            new EventHook("sessionStart", null),
-            new EventHook("sessionEnd", null),
-            new EventHook("agentStop", null));
+    static final List<HookEvents.EventHook> EVENTS = HookEvents.COPILOT.events();
 
     private CopilotHooks() {
     }
@@ -47,28 +35,41 @@ final class CopilotHooks {
         ObjectNode document = JsonText.MAPPER.createObjectNode();
         document.put("version", 1);
         ObjectNode hooks = document.putObject("hooks");
-        for (EventHook eventHook : EVENTS) {
-            ObjectNode entry = hooks.putArray(eventHook.key()).addObject();
+        for (HookEvents.EventHook eventHook : EVENTS) {
+            ObjectNode entry = hooks.putArray(eventHook.event()).addObject();
             entry.put("type", "command");
             if (eventHook.matcher() != null) {
                 entry.put("matcher", eventHook.matcher());
             }
-            entry.put("bash", HookCommand.line(script, "copilot", eventHook.key()));
-            entry.put("timeoutSec", TIMEOUT_SECONDS);
+            entry.put("bash", HookCommand.line(script, "copilot", eventHook.event()));
+            entry.put("timeoutSec", eventHook.timeout());
         }
         return document;
+    }
+
+    /** Baton's hook commands in the document, by event, in file order. */
+    static java.util.Map<String, List<String>> commands(ObjectNode document) {
+        java.util.Map<String, List<String>> commands = new java.util.LinkedHashMap<>();
+        for (java.util.Map.Entry<String, JsonNode> event : document.path("hooks").properties()) {
+            for (JsonNode entry : event.getValue()) {
+                if (HookCommand.isBatons(entry.get("bash"))) {
+                    commands.computeIfAbsent(event.getKey(), key -> new ArrayList<>()).add(entry.get("bash").textValue());
+                }
+            }
+        }
+        return commands;
     }
 
     /** The config keys for which the document holds no Baton hook. */
     static List<String> missingEvents(ObjectNode document) {
         List<String> missing = new ArrayList<>();
-        for (EventHook eventHook : EVENTS) {
+        for (HookEvents.EventHook eventHook : EVENTS) {
             boolean present = false;
-            for (JsonNode entry : document.path("hooks").path(eventHook.key())) {
+            for (JsonNode entry : document.path("hooks").path(eventHook.event())) {
                 present |= HookCommand.isBatons(entry.get("bash"));
             }
             if (!present) {
-                missing.add(eventHook.key());
+                missing.add(eventHook.event());
             }
         }
         return missing;

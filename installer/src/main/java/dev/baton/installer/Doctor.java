@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -40,25 +41,36 @@ public final class Doctor {
     private final InstallLayout layout;
     private final Path project;
     private final HealthProbe probe;
+    private final Map<String, String> environment;
 
+    /** A doctor whose hook runs see only HOME, PATH and BATON_HOME of the layout. */
     public Doctor(InstallLayout layout, Path project, Duration httpTimeout) {
+        this(layout, project, httpTimeout, Map.of("HOME", layout.home().toString(),
+                "PATH", String.join(":", layout.searchPath().stream().map(Path::toString).toList()),
+                "BATON_HOME", layout.batonHome().toString()));
+    }
+
+    /** @param environment what the agents' hook commands run with, as the agents would pass it on */
+    public Doctor(InstallLayout layout, Path project, Duration httpTimeout, Map<String, String> environment) {
         this.layout = layout;
         this.project = project.toAbsolutePath().normalize();
         this.probe = new HealthProbe(httpTimeout);
+        this.environment = Map.copyOf(environment);
     }
 
     public List<Check> run() {
         List<Check> checks = new ArrayList<>();
         checks.add(batonHome());
         checks.add(token());
-        checks.add(sidecar());
         checks.add(executable("hook script", layout.hookScript()));
-        checks.add(executable("launcher", layout.launcher()));
+        checks.add(executable("launcher", layout.hookLauncher()));
         checks.add(layout.binDirOnPath()
                 ? Check.ok("PATH", layout.binDir() + " is on PATH")
-                : Check.problem("PATH", layout.binDir() + " is not on PATH",
-                        "add to your shell profile: export PATH=\"" + layout.binDir() + ":$PATH\""));
-        new AgentChecks(layout, project).addTo(checks);
+                : new Check(Status.SKIPPED, "PATH", layout.binDir() + " is not on PATH; the hooks do not need it, to run"
+                        + " `baton` yourself: export PATH=\"" + layout.binDir() + ":$PATH\"", ""));
+        // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
+        new AgentChecks(layout, project, environment).addTo(checks);
+        checks.add(3, sidecar());
         return checks;
     }
 
@@ -97,17 +109,17 @@ public final class Doctor {
     }
 
     private Check token() {
-        TokenFile tokenFile = new TokenFile(layout.batonHome());
+        Path tokenFile = layout.tokenFile();
         try {
-            Optional<String> token = tokenFile.read();
-            if (token.isEmpty() || token.get().isEmpty()) {
-                return Check.problem("token", tokenFile.path() + (token.isEmpty() ? " does not exist" : " is empty"),
+            Optional<String> token = layout.sidecarHome().readToken();
+            if (token.isEmpty()) {
+                return Check.problem("token", tokenFile + (Files.exists(tokenFile) ? " is empty" : " does not exist"),
                         "run `baton install` or start the sidecar once; both create it");
             }
-            return Check.ok("token", tokenFile.path() + " is readable");
+            return Check.ok("token", tokenFile + " is readable");
         } catch (IOException e) {
-            return Check.problem("token", "cannot read " + tokenFile.path() + ": " + e.getMessage(),
-                    "chmod 600 " + tokenFile.path() + " (it must belong to you)");
+            return Check.problem("token", "cannot read " + tokenFile + ": " + e.getMessage(),
+                    "chmod 600 " + tokenFile + " (it must belong to you)");
         }
     }
 
@@ -116,7 +128,7 @@ public final class Doctor {
                 + layout.batonHome().resolve("sidecar.log");
         Optional<SidecarEndpoint> endpoint;
         try {
-            endpoint = SidecarEndpoint.fromFile(layout.endpointFile());
+            endpoint = SidecarEndpoint.running(layout);
         } catch (InstallerException e) {
             return Check.problem("sidecar", e.getMessage(), fix);
         }

@@ -44,7 +44,7 @@ public final class DoctorCommand implements Callable<Integer> {
         if (!Files.isDirectory(directory)) {
             throw new ParameterException(spec.commandLine(), "--project " + directory + " is not a directory.");
         }
-        Doctor doctor = new Doctor(InstallLayout.fromEnvironment(environment), directory, HTTP_TIMEOUT);
+        Doctor doctor = new Doctor(InstallLayout.fromEnvironment(environment), directory, HTTP_TIMEOUT, environment);
         return Doctor.report(doctor.run(), spec.commandLine().getOut());
     }
 }

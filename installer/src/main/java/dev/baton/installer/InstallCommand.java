@@ -2,7 +2,9 @@ package dev.baton.installer;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code baton install}: wires Baton's hooks and MCP server into Claude Code and Copilot CLI. */
+/** {@code baton install}: wires Baton's hooks and MCP server into Claude Code, Copilot CLI, Codex CLI and Gemini CLI. */
 @Command(name = "install",
         description = "Install Baton's hook script and launcher, and add its hooks and MCP server to the agents' config.")
 public final class InstallCommand implements Callable<Integer> {
@@ -26,6 +28,10 @@ public final class InstallCommand implements Callable<Integer> {
 
     @Option(names = "--no-mcp", description = "Do not register Baton's MCP server.")
     boolean noMcp;
+
+    @Option(names = "--no-mcp-permission",
+            description = "Do not add the Claude Code permission rule that allows Baton's MCP tools (mcp__baton__*).")
+    boolean noMcpPermission;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
     boolean help;
@@ -51,13 +57,31 @@ public final class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        InstallLayout layout = InstallLayout.fromEnvironment(environment);
         Target target = agents.toTarget(spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (agents.noneNamed()) {
+            Set<Agent> found = EnumSet.noneOf(Agent.class);
+            for (Agent agent : Agent.values()) {
+                if (agent.isUsedOn(layout)) {
+                    found.add(agent);
+                }
+            }
+            if (found.isEmpty()) {
+                err.println("baton install: found none of claude, copilot, codex, gemini on PATH and none of their"
+                        + " config directories (" + layout.claudeDir() + ", " + layout.copilotDir() + ", "
+                        + layout.codexDir() + ", " + layout.geminiDir() + "). Name the agents to install for,"
+                        + " e.g. baton install --claude --codex.");
+                err.flush();
+                return 1;
+            }
+            target = new Target(found, target.scope(), target.project());
+        }
         try {
             HookScript script = scriptOverride != null ? scriptOverride : HookScript.packaged();
-            Installer installer = new Installer(InstallLayout.fromEnvironment(environment), script, program, out, err);
-            return installer.install(target, dryRun, !noMcp);
+            Installer installer = new Installer(layout, script, program, out, err);
+            return installer.install(target, dryRun, !noMcp, !noMcp && !noMcpPermission);
         } catch (InstallerException | UncheckedIOException e) {
             err.println("baton install: " + e.getMessage());
             err.flush();

@@ -1,5 +1,6 @@
 package dev.baton.installer;
 
+import dev.baton.home.BatonHome;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -12,7 +13,7 @@ import java.util.Optional;
  * the whole installation at a temporary home.
  *
  * <p>Variables read: {@code HOME}, {@code XDG_DATA_HOME}, {@code XDG_STATE_HOME}, {@code BATON_HOME},
- * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code JAVA_HOME}, {@code PATH}.
+ * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code CODEX_HOME}, {@code JAVA_HOME}, {@code PATH}.
  */
 public record InstallLayout(
         Path home,
@@ -22,6 +23,8 @@ public record InstallLayout(
         Path claudeDir,
         Path claudeJson,
         Path copilotDir,
+        Path codexDir,
+        Path geminiDir,
         List<Path> searchPath,
         Optional<Path> javaHome,
         Optional<String> portOverride) {
@@ -29,13 +32,14 @@ public record InstallLayout(
     public static InstallLayout fromEnvironment(Map<String, String> env) {
         Path home = Path.of(value(env, "HOME").orElse(System.getProperty("user.home"))).toAbsolutePath();
         Path dataHome = value(env, "XDG_DATA_HOME").map(Path::of).orElse(home.resolve(".local/share"));
-        Path stateHome = value(env, "XDG_STATE_HOME").map(Path::of).orElse(home.resolve(".local/state"));
-        Path batonHome = value(env, "BATON_HOME").map(Path::of).orElse(stateHome.resolve("baton"));
+        Path batonHome = BatonHome.fromEnvironment(env).dir();
         // Claude Code keeps settings.json and .claude.json together when CLAUDE_CONFIG_DIR is set.
         Optional<Path> claudeConfigDir = value(env, "CLAUDE_CONFIG_DIR").map(Path::of);
         Path claudeDir = claudeConfigDir.orElse(home.resolve(".claude"));
         Path claudeJson = claudeConfigDir.map(dir -> dir.resolve(".claude.json")).orElse(home.resolve(".claude.json"));
         Path copilotDir = value(env, "COPILOT_HOME").map(Path::of).orElse(home.resolve(".copilot"));
+        Path codexDir = value(env, "CODEX_HOME").map(Path::of).orElse(home.resolve(".codex"));
+        Path geminiDir = home.resolve(".gemini");
         List<Path> searchPath = value(env, "PATH")
                 .map(path -> Arrays.stream(path.split(File.pathSeparator))
                         .filter(entry -> !entry.isBlank())
@@ -51,6 +55,8 @@ public record InstallLayout(
                 claudeDir,
                 claudeJson,
                 copilotDir,
+                codexDir,
+                geminiDir,
                 searchPath,
                 value(env, "JAVA_HOME").map(Path::of),
                 value(env, "BATON_PORT"));
@@ -60,8 +66,23 @@ public record InstallLayout(
         return Optional.ofNullable(env.get(name)).filter(text -> !text.isBlank());
     }
 
+    /** The agent's own configuration directory, whose existence means the agent is used here. */
+    public Path configDir(Agent agent) {
+        return switch (agent) {
+            case CLAUDE -> claudeDir;
+            case COPILOT -> copilotDir;
+            case CODEX -> codexDir;
+            case GEMINI -> geminiDir;
+        };
+    }
+
     public Path hookScript() {
         return dataDir.resolve("hooks/baton-hook");
+    }
+
+    /** The launcher beside the hook script, which the script runs to start a sidecar that is not running. */
+    public Path hookLauncher() {
+        return hookScript().resolveSibling("baton");
     }
 
     public Path installedDashboardJar() {
@@ -80,12 +101,17 @@ public record InstallLayout(
         return binDir.resolve("baton-hook");
     }
 
+    /** BATON_HOME and its files; their one reader and writer. */
+    public BatonHome sidecarHome() {
+        return new BatonHome(batonHome);
+    }
+
     public Path endpointFile() {
-        return batonHome.resolve("endpoint");
+        return sidecarHome().endpointFile();
     }
 
     public Path tokenFile() {
-        return batonHome.resolve("token");
+        return sidecarHome().tokenFile();
     }
 
     public boolean binDirOnPath() {

@@ -1,10 +1,13 @@
 package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.home.BatonHome;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code baton install}: puts the program files in place, then merges Baton's hooks and MCP server into
@@ -28,45 +31,100 @@ public final class Installer {
         this.err = err;
     }
 
-    /** Installs for the target and returns the exit code (0); refusals and write failures are thrown. */
+    /** Installs with the MCP server and Claude Code's permission rule for it. */
     public int install(Target target, boolean dryRun, boolean registerMcp) throws InstallerException {
+        return install(target, dryRun, registerMcp, registerMcp);
+    }
+
+    /** Installs for the target and returns the exit code (0); refusals and write failures are thrown. */
+    public int install(Target target, boolean dryRun, boolean registerMcp, boolean allowMcpTools) throws InstallerException {
         out.println((dryRun ? "Dry run, nothing is written. " : "") + "Installing Baton for "
                 + target.describeAgents() + " at " + target.scope() + " scope"
                 + (target.scope().isProjectBound() ? " in " + target.project() : "") + ".");
-        List<PlannedEdit> edits = planHooks(target);
+        JsonEdits json = new JsonEdits();
+        List<TextConfigFile> texts = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        SidecarEndpoint endpoint = registerMcp ? SidecarEndpoint.configured(layout) : null;
+        planHooks(target, json, skipped);
+        if (allowMcpTools && target.includes(Agent.CLAUDE)) {
+            json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+                    ClaudeSettings::allowMcpTools);
+        }
+        String token = registerMcp ? token(dryRun) : null;
         if (registerMcp) {
-            edits.addAll(planMcp(target, dryRun));
+            for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
+                ObjectNode entry = McpRegistration.entry(placement, endpoint, token, layout.tokenFile());
+                json.plan(placement.file(), tree -> McpRegistration.add(tree, placement, entry));
+            }
+        }
+        if (target.includes(Agent.CODEX)) {
+            planCodexConfig(target, json, registerMcp ? Optional.of(endpoint) : Optional.empty(), token).ifPresent(texts::add);
         }
         try {
             new ProgramFiles(layout).install(script, program, dryRun).forEach(out::println);
-            ConfigEdits.apply(edits, dryRun, out);
+            ConfigEdits.apply(json.edits(), dryRun, out);
+            for (TextConfigFile text : texts) {
+                out.println(text.apply(dryRun));
+            }
         } catch (IOException e) {
             throw ConfigEdits.writeFailure(e);
         }
+        skipped.forEach(out::println);
         printNotes(target, registerMcp);
         out.flush();
         err.flush();
         return 0;
     }
 
-    private List<PlannedEdit> planHooks(Target target) throws InstallerException {
-        List<PlannedEdit> edits = new ArrayList<>();
-        if (target.includes(Agent.CLAUDE)) {
-            JsonConfigFile settings = JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()));
-            JsonConfigFile.Snapshot before = settings.read();
-            ObjectNode after = before.editableCopy();
-            List<String> changes = ConfigEdits.guardShape(settings, () -> ClaudeSettings.addHooks(after, layout.hookScript()));
-            edits.add(new PlannedEdit(settings, before, after, changes));
+    private void planHooks(Target target, JsonEdits json, List<String> skipped) throws InstallerException {
+        for (Agent agent : target.agents()) {
+            Optional<Path> file = AgentFiles.hookFile(layout, agent, target.scope(), target.project());
+            if (file.isEmpty()) {
+                skipped.add("  skipped           " + agent.displayName() + " has no " + target.scope()
+                        + " scope; install it with --scope user or --scope project");
+                continue;
+            }
+            if (agent == Agent.COPILOT) {
+                JsonConfigFile hooks = JsonConfigFile.owned(file.get());
+                JsonConfigFile.Snapshot before = readLeniently(hooks);
+                ObjectNode after = CopilotHooks.document(layout.hookScript());
+                List<String> changes = List.of((before.exists() ? "~ " : "+ ") + "hooks for "
+                        + String.join(", ", CopilotHooks.EVENTS.stream().map(HookEvents.EventHook::event).toList()));
+                json.add(new PlannedEdit(hooks, before, after, changes));
+            } else {
+                json.plan(JsonConfigFile.shared(file.get()),
+                        tree -> GroupedHooks.addHooks(tree, HookEvents.of(agent), layout.hookScript()));
+            }
         }
-        if (target.includes(Agent.COPILOT)) {
-            JsonConfigFile hooks = JsonConfigFile.owned(CopilotHooks.file(layout, target.scope(), target.project()));
-            JsonConfigFile.Snapshot before = readLeniently(hooks);
-            ObjectNode after = CopilotHooks.document(layout.hookScript());
-            List<String> changes = List.of((before.exists() ? "~ " : "+ ") + "hooks for "
-                    + String.join(", ", CopilotHooks.EVENTS.stream().map(CopilotHooks.EventHook::key).toList()));
-            edits.add(new PlannedEdit(hooks, before, after, changes));
+    }
+
+    /** Trust for Baton's Codex hooks as Codex records it, and the MCP server, in ~/.codex/config.toml. */
+    private Optional<TextConfigFile> planCodexConfig(Target target, JsonEdits json, Optional<SidecarEndpoint> endpoint,
+            String token) throws InstallerException {
+        Optional<Path> hooksFile = AgentFiles.hookFile(layout, Agent.CODEX, target.scope(), target.project());
+        if (hooksFile.isEmpty()) {
+            return Optional.empty();
         }
-        return edits;
+        Path config = AgentFiles.codexConfig(layout);
+        byte[] before = TextConfigFile.read(config);
+        ObjectNode hooks = json.after(hooksFile.get());
+        String file = hooksFile.get().toAbsolutePath().normalize().toString();
+        String after = CodexConfigToml.withTrust(TextConfigFile.text(before), file,
+                CodexTrust.batonEntries(hooksFile.get(), hooks));
+        List<String> changes = new ArrayList<>(List.of("~ trust for Baton's hooks in " + hooksFile.get().getFileName()));
+        boolean secret = false;
+        if (endpoint.isPresent() && target.scope() == Scope.USER) {
+            after = CodexConfigToml.withMcpServer(after, endpoint.get().mcpUrl(), token);
+            changes.add("~ MCP server " + McpRegistration.SERVER);
+            secret = true;
+        }
+        try {
+            CodexConfigToml.parse(after);
+        } catch (IOException e) {
+            throw new InstallerException("Refusing to edit " + config + ": it is not valid TOML (" + e.getMessage()
+                    + "). Fix it, then run the command again; nothing was changed.", e);
+        }
+        return Optional.of(new TextConfigFile(config, before, after, changes, secret));
     }
 
     /** Baton's own hook file is rewritten whatever it holds; parsing it only serves to skip identical rewrites. */
@@ -78,44 +136,36 @@ public final class Installer {
         }
     }
 
-    private List<PlannedEdit> planMcp(Target target, boolean dryRun) throws InstallerException {
-        List<McpRegistration.Placement> placements = McpRegistration.placements(layout, target);
-        List<JsonConfigFile.Snapshot> snapshots = new ArrayList<>();
-        for (McpRegistration.Placement placement : placements) {
-            snapshots.add(placement.file().read());
-        }
-        SidecarEndpoint endpoint = SidecarEndpoint.resolve(layout);
-        String token = token(dryRun);
-        List<PlannedEdit> edits = new ArrayList<>();
-        for (int i = 0; i < placements.size(); i++) {
-            McpRegistration.Placement placement = placements.get(i);
-            ObjectNode after = snapshots.get(i).editableCopy();
-            ObjectNode entry = McpRegistration.entry(placement, endpoint, token);
-            List<String> changes = ConfigEdits.guardShape(placement.file(), () -> McpRegistration.add(after, placement, entry));
-            edits.add(new PlannedEdit(placement.file(), snapshots.get(i), after, changes));
-        }
-        return edits;
-    }
-
     private String token(boolean dryRun) throws InstallerException {
-        TokenFile tokenFile = new TokenFile(layout.batonHome());
+        BatonHome home = layout.sidecarHome();
         try {
-            return dryRun ? tokenFile.read().orElse(PENDING_TOKEN) : tokenFile.readOrCreate();
+            return dryRun ? home.readToken().orElse(PENDING_TOKEN) : home.ensureToken();
         } catch (IOException e) {
-            throw new InstallerException("Cannot read or create the sidecar token " + tokenFile.path() + ": "
+            throw new InstallerException("Cannot read or create the sidecar token " + home.tokenFile() + ": "
                     + e.getMessage() + ". Check that " + layout.batonHome() + " is yours and writable.", e);
         }
     }
 
     private void printNotes(Target target, boolean registerMcp) {
         if (!layout.binDirOnPath()) {
-            err.println("warning: " + layout.binDir() + " is not on PATH. The hooks do not need it, but to run `baton`"
-                    + " yourself add this line to your shell profile: export PATH=\"" + layout.binDir() + ":$PATH\"");
+            err.println("note: " + layout.binDir() + " is not on PATH. The hooks do not need it (they start the sidecar"
+                    + " with " + layout.hookLauncher() + "), but to run `baton` yourself add this line to your shell"
+                    + " profile: export PATH=\"" + layout.binDir() + ":$PATH\"");
         }
-        if (registerMcp && target.includes(Agent.CLAUDE) && target.scope() == Scope.PROJECT) {
-            out.println("note: " + target.project().resolve(".mcp.json") + " refers to " + McpRegistration.TOKEN_REFERENCE
-                    + " so the secret stays out of the repository; start Claude Code from a shell where"
+        if (registerMcp && target.scope() == Scope.PROJECT
+                && (target.includes(Agent.CLAUDE) || target.includes(Agent.GEMINI))) {
+            out.println("note: the project's MCP entries refer to " + McpRegistration.TOKEN_REFERENCE
+                    + " so the secret stays out of the repository; start the agents from a shell where"
                     + " BATON_TOKEN=\"$(cat " + layout.tokenFile() + ")\" is exported.");
+        }
+        if (target.includes(Agent.CODEX)) {
+            out.println("note: Codex runs only hooks it trusts; Baton recorded its trust in "
+                    + AgentFiles.codexConfig(layout) + " the way Codex does (check with `baton doctor`, or in Codex's"
+                    + " /hooks). A project's .codex directory is read only in a project Codex trusts.");
+        }
+        if (target.includes(Agent.GEMINI)) {
+            out.println("note: Gemini CLI runs hooks only in a trusted folder: trust the project when Gemini asks, or"
+                    + " run `gemini` there and use /permissions, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs.");
         }
     }
 }

@@ -39,7 +39,7 @@ final class JsonConfigFile {
         return new JsonConfigFile(path, SHARED_MODE, true);
     }
 
-    /** A file the user owns that holds (or will hold) the sidecar's token: created owner-only. */
+    /** A file the user owns that holds (or may hold) the sidecar's token: made owner-only when Baton writes it. */
     static JsonConfigFile secret(Path path) {
         return new JsonConfigFile(path, SECRET_MODE, true);
     }
@@ -51,6 +51,10 @@ final class JsonConfigFile {
 
     Path path() {
         return path;
+    }
+
+    boolean isSecret() {
+        return newFileMode.equals(SECRET_MODE);
     }
 
     Path backup() {
@@ -107,6 +111,9 @@ final class JsonConfigFile {
         }
         ensureUnchangedSince(before, target);
         Set<PosixFilePermission> mode = before.exists() ? Files.getPosixFilePermissions(target) : newFileMode;
+        if (newFileMode.equals(SECRET_MODE)) {
+            mode = SECRET_MODE; // it holds (or may come to hold) the token, whatever mode it had
+        }
         replaceAtomically(target, content, mode);
         if (original != null) {
             Files.delete(backup());

@@ -2,13 +2,16 @@ package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Baton's MCP server entry, {@code mcpServers.baton}, in the agents' MCP configuration files. Files that are
- * likely committed get a {@code ${BATON_TOKEN}} reference (Claude Code expands it) instead of the secret.
+ * Baton's MCP server entry, {@code mcpServers.baton}, in the agents' JSON MCP configuration (Codex's is TOML, see
+ * {@link CodexConfigToml}). The token never lands in a file others can read: Claude Code fetches it with a
+ * {@code headersHelper} command that reads the token file; files that are likely committed get a
+ * {@code ${BATON_TOKEN}} reference the agent expands; the rest are owner-only files.
  */
 final class McpRegistration {
 
@@ -37,9 +40,16 @@ final class McpRegistration {
         if (target.includes(Agent.CLAUDE)) {
             placements.add(claude(layout, target));
         }
-        if (target.includes(Agent.COPILOT)) {
+        // Copilot CLI has one MCP file, the user's; project and local installs leave it to the user-scope install.
+        if (target.includes(Agent.COPILOT) && target.scope() == Scope.USER) {
             placements.add(new Placement(Agent.COPILOT,
                     JsonConfigFile.secret(layout.copilotDir().resolve("mcp-config.json")), List.of(), true));
+        }
+        if (target.includes(Agent.GEMINI) && target.scope() != Scope.LOCAL) {
+            boolean user = target.scope() == Scope.USER;
+            Path file = AgentFiles.hookFile(layout, Agent.GEMINI, target.scope(), target.project()).orElseThrow();
+            placements.add(new Placement(Agent.GEMINI,
+                    user ? JsonConfigFile.secret(file) : JsonConfigFile.shared(file), List.of(), user));
         }
         return placements;
     }
@@ -55,15 +65,38 @@ final class McpRegistration {
         };
     }
 
-    static ObjectNode entry(Placement placement, SidecarEndpoint endpoint, String token) {
+    /** The entry for a placement; {@code tokenFile} is where Claude Code's header helper reads the token. */
+    static ObjectNode entry(Placement placement, SidecarEndpoint endpoint, String token, Path tokenFile) {
         ObjectNode entry = JsonText.MAPPER.createObjectNode();
-        entry.put("type", "http");
-        entry.put("url", endpoint.mcpUrl());
-        entry.putObject("headers").put("Authorization", "Bearer " + (placement.holdsSecret() ? token : TOKEN_REFERENCE));
-        if (placement.agent() == Agent.COPILOT) {
-            entry.putArray("tools").add("*");
+        String authorization = "Bearer " + (placement.holdsSecret() ? token : TOKEN_REFERENCE);
+        switch (placement.agent()) {
+            case CLAUDE -> {
+                entry.put("type", "http");
+                entry.put("url", endpoint.mcpUrl());
+                if (placement.holdsSecret()) {
+                    entry.put("headersHelper", headersHelper(tokenFile));
+                } else {
+                    entry.putObject("headers").put("Authorization", authorization);
+                }
+            }
+            case COPILOT -> {
+                entry.put("type", "http");
+                entry.put("url", endpoint.mcpUrl());
+                entry.putObject("headers").put("Authorization", authorization);
+                entry.putArray("tools").add("*");
+            }
+            case GEMINI -> {
+                entry.put("httpUrl", endpoint.mcpUrl());
+                entry.putObject("headers").put("Authorization", authorization);
+            }
+            case CODEX -> throw new IllegalArgumentException("Codex's MCP entry is TOML");
         }
         return entry;
+    }
+
+    /** A shell command printing the headers as JSON, reading the token when Claude Code connects. */
+    static String headersHelper(Path tokenFile) {
+        return "printf '{\"Authorization\":\"Bearer %s\"}' \"$(cat " + HookCommand.shellWord(tokenFile.toString()) + ")\"";
     }
 
     /** Sets the entry, keeping its position when one is already there; returns what changed. */

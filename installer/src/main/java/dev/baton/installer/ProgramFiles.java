@@ -48,13 +48,15 @@ final class ProgramFiles {
             steps.add(new FileStep("skipped", layout.installedJar(),
                     "not running from a jar; the launcher runs the classes in " + program.location()));
         }
+        byte[] launcherText = launcherText(layout, program, runs).getBytes(StandardCharsets.UTF_8);
         Path launcher = layout.launcher();
         if (Files.exists(launcher) && !isBatonsLauncher(launcher)) {
             steps.add(new FileStep("skipped", launcher, "a different program already has this name; left it alone"));
         } else {
-            String text = launcherText(layout, program, runs);
-            steps.add(writeExecutable(launcher, text.getBytes(StandardCharsets.UTF_8), "launcher", dryRun));
+            steps.add(writeExecutable(launcher, launcherText, "launcher", dryRun));
         }
+        // The hook starts a sidecar with the `baton` beside it, so it needs neither PATH nor ~/.local/bin.
+        steps.add(writeExecutable(layout.hookLauncher(), launcherText, "launcher the hook starts the sidecar with", dryRun));
         steps.add(linkHookScript(script, dryRun));
         return steps;
     }
@@ -67,7 +69,7 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.installedJar(),
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.hookLauncher(), layout.installedJar(),
                 ClassDataArchive.of(layout.installedJar()), layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
             ours.add(layout.launcher());

@@ -1,47 +1,51 @@
 package dev.baton.installer;
 
+import dev.baton.home.BatonHome;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 
-/** Where the sidecar listens: the {@code endpoint} file it writes when ready, else {@code BATON_PORT}, else 7433. */
+/** Where the sidecar listens: the configured port for what agents keep in their config, the endpoint file for now. */
 record SidecarEndpoint(String host, int port) {
 
-    static final int DEFAULT_PORT = 7433;
-    static final String LOOPBACK = "127.0.0.1";
+    static final int DEFAULT_PORT = BatonHome.DEFAULT_PORT;
+    static final String LOOPBACK = BatonHome.LOOPBACK;
 
-    static SidecarEndpoint resolve(InstallLayout layout) throws InstallerException {
-        Optional<SidecarEndpoint> written = fromFile(layout.endpointFile());
-        if (written.isPresent()) {
-            return written.get();
+    /**
+     * The port every sidecar started for this user listens on ({@code BATON_PORT}, else 7433): what an agent's
+     * MCP entry names, since it outlives any one sidecar. A port of 0 (any free port) changes at every start, so
+     * nothing could be registered with it.
+     */
+    static SidecarEndpoint configured(InstallLayout layout) throws InstallerException {
+        if (layout.portOverride().isEmpty()) {
+            return new SidecarEndpoint(LOOPBACK, DEFAULT_PORT);
         }
-        if (layout.portOverride().isPresent()) {
-            String text = layout.portOverride().get().strip();
-            return new SidecarEndpoint(LOOPBACK, parsePort(text, "BATON_PORT"));
+        String text = layout.portOverride().get().strip();
+        if (text.equals("0")) {
+            throw new InstallerException("BATON_PORT=0 lets the sidecar take any free port, a new one at every start,"
+                    + " so the agents' MCP entries could not name it. Install with a fixed port (unset BATON_PORT for "
+                    + DEFAULT_PORT + ", or export BATON_PORT=N with N from 1 to 65535 wherever the agents run),"
+                    + " or install with --no-mcp.");
         }
-        return new SidecarEndpoint(LOOPBACK, DEFAULT_PORT);
+        return new SidecarEndpoint(LOOPBACK, parsePort(text, "BATON_PORT"));
     }
 
-    /** Reads {@code 127.0.0.1:PORT} from the endpoint file, if the sidecar has written one. */
-    static Optional<SidecarEndpoint> fromFile(Path endpointFile) throws InstallerException {
-        if (!Files.exists(endpointFile)) {
-            return Optional.empty();
-        }
-        String text;
+    /** The endpoint the running sidecar announced, if one is running. */
+    static Optional<SidecarEndpoint> running(InstallLayout layout) throws InstallerException {
+        BatonHome home = layout.sidecarHome();
         try {
-            text = Files.readString(endpointFile, StandardCharsets.UTF_8).strip();
+            if (home.readEndpoint().isEmpty()) {
+                return Optional.empty();
+            }
+            Optional<Integer> port = home.readEndpointPort();
+            if (port.isEmpty()) {
+                throw new InstallerException(home.endpointFile() + " holds '" + home.readEndpoint().orElse("")
+                        + "', expected " + LOOPBACK + ":PORT. Restart the sidecar (baton serve) to rewrite it.");
+            }
+            return Optional.of(new SidecarEndpoint(LOOPBACK, port.get()));
         } catch (IOException e) {
-            throw new InstallerException("Cannot read " + endpointFile + ": " + e.getMessage(), e);
+            throw new InstallerException("Cannot read " + home.endpointFile() + ": " + e.getMessage(), e);
         }
-        int colon = text.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new InstallerException(endpointFile + " holds '" + text + "', expected HOST:PORT such as "
-                    + LOOPBACK + ":" + DEFAULT_PORT + ". Restart the sidecar (baton serve) to rewrite it.");
-        }
-        return Optional.of(new SidecarEndpoint(text.substring(0, colon), parsePort(text.substring(colon + 1), endpointFile.toString())));
     }
 
     private static int parsePort(String text, String source) throws InstallerException {

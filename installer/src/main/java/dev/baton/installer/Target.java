@@ -2,6 +2,7 @@ package dev.baton.installer;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -23,6 +24,8 @@ public record Target(Set<Agent> agents, Scope scope, Path project) {
     }
 
     String describeAgents() {
-        return String.join(" and ", agents.stream().map(Agent::displayName).toList());
+        List<String> names = agents.stream().map(Agent::displayName).toList();
+        return names.size() == 1 ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 }

@@ -1,12 +1,11 @@
 package dev.baton.installer;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
+import java.nio.file.Path;
 
 /**
  * {@code baton uninstall}: removes exactly what install added. A file the user did not touch in between
@@ -31,30 +30,46 @@ public final class Uninstaller {
         out.println((dryRun ? "Dry run, nothing is written. " : "") + "Removing Baton from "
                 + target.describeAgents() + " at " + target.scope() + " scope"
                 + (target.scope().isProjectBound() ? " in " + target.project() : "") + ".");
-        List<PlannedEdit> edits = new ArrayList<>();
-        if (target.includes(Agent.CLAUDE)) {
-            JsonConfigFile settings = JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()));
-            planRemoval(settings, ClaudeSettings::removeHooks).ifPresent(edits::add);
-        }
-        if (target.includes(Agent.COPILOT)) {
-            JsonConfigFile hooks = JsonConfigFile.owned(CopilotHooks.file(layout, target.scope(), target.project()));
-            JsonConfigFile.Snapshot before = hooks.readUnparsed();
-            if (before.exists()) {
-                edits.add(PlannedEdit.deletion(hooks, before, List.of("- Baton's hook file")));
+        JsonEdits json = new JsonEdits();
+        List<PlannedEdit> deletions = new ArrayList<>();
+        for (Agent agent : target.agents()) {
+            Optional<Path> file = AgentFiles.hookFile(layout, agent, target.scope(), target.project());
+            if (file.isEmpty()) {
+                continue;
+            }
+            if (agent == Agent.COPILOT) {
+                JsonConfigFile hooks = JsonConfigFile.owned(file.get());
+                JsonConfigFile.Snapshot before = hooks.readUnparsed();
+                if (before.exists()) {
+                    deletions.add(PlannedEdit.deletion(hooks, before, List.of("- Baton's hook file")));
+                }
+            } else {
+                json.planRemoval(JsonConfigFile.shared(file.get()), GroupedHooks::removeHooks);
             }
         }
-        for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
-            planRemoval(placement.file(), tree -> McpRegistration.remove(tree, placement)).ifPresent(edits::add);
+        if (target.includes(Agent.CLAUDE)) {
+            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+                    ClaudeSettings::removeMcpRule);
         }
+        for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
+            json.planRemoval(placement.file(), tree -> McpRegistration.remove(tree, placement));
+        }
+        List<PlannedEdit> edits = new ArrayList<>(json.removals());
+        edits.addAll(deletions);
+        Optional<TextConfigFile> codexConfig = target.includes(Agent.CODEX) ? planCodexConfig(target) : Optional.empty();
         try {
             ConfigEdits.apply(edits, dryRun, out);
+            if (codexConfig.isPresent()) {
+                out.println(codexConfig.get().apply(dryRun));
+            }
             if (purge) {
                 new ProgramFiles(layout).purge(dryRun).forEach(out::println);
             }
         } catch (IOException e) {
             throw ConfigEdits.writeFailure(e);
         }
-        if (edits.stream().allMatch(PlannedEdit::isNoOp) && !purge) {
+        boolean nothing = edits.stream().allMatch(PlannedEdit::isNoOp) && codexConfig.map(TextConfigFile::isNoOp).orElse(true);
+        if (nothing && !purge) {
             out.println("Nothing to remove: no Baton entries found at " + target.scope() + " scope.");
         } else if (!purge) {
             out.println("Kept " + layout.launcher() + " and " + layout.hookScript() + "; add --purge to delete them too.");
@@ -63,18 +78,30 @@ public final class Uninstaller {
         return 0;
     }
 
-    private static Optional<PlannedEdit> planRemoval(JsonConfigFile file, Function<ObjectNode, List<String>> removal)
-            throws InstallerException {
-        JsonConfigFile.Snapshot before = file.read();
-        if (!before.exists()) {
+    /** Removes Baton's trust entries for this scope's hooks file (and, at user scope, its MCP server). */
+    private Optional<TextConfigFile> planCodexConfig(Target target) throws InstallerException {
+        Path config = AgentFiles.codexConfig(layout);
+        byte[] before = TextConfigFile.read(config);
+        if (before == null) {
             return Optional.empty();
         }
-        ObjectNode after = before.editableCopy();
-        List<String> changes = removal.apply(after);
-        // Left empty with no original to go back to: Baton created this file, so it goes away again.
-        if (!changes.isEmpty() && after.isEmpty() && !file.hasBackup()) {
-            return Optional.of(PlannedEdit.deletion(file, before, changes));
+        Optional<Path> hooksFile = AgentFiles.hookFile(layout, Agent.CODEX, target.scope(), target.project());
+        String after = TextConfigFile.text(before);
+        List<String> changes = new ArrayList<>();
+        if (hooksFile.isPresent()) {
+            String removed = CodexConfigToml.withoutTrust(after, hooksFile.get().toAbsolutePath().normalize().toString());
+            if (!removed.equals(after)) {
+                changes.add("- trust for Baton's hooks in " + hooksFile.get().getFileName());
+            }
+            after = removed;
         }
-        return Optional.of(new PlannedEdit(file, before, after, changes));
+        if (target.scope() == Scope.USER) {
+            String removed = CodexConfigToml.withoutMcpServer(after);
+            if (!removed.equals(after)) {
+                changes.add("- MCP server " + McpRegistration.SERVER);
+            }
+            after = removed;
+        }
+        return Optional.of(new TextConfigFile(config, before, after, changes, false));
     }
 }

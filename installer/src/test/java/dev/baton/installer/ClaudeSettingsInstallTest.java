@@ -22,75 +22,39 @@ import org.junit.jupiter.api.Test;
 class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
-    void freshInstallWritesAllFiveHooksWithAbsoluteScriptPath() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+    void freshInstallRegistersEveryClaudeEventWithItsToolMatcherAndTheAbsoluteScriptPath() throws Exception {
+        machine.installer().install(machine.target(Scope.USER, Agent.CLAUDE), false, true, false);
 
-        String text = read(machine.userSettings());
-        assertThat(text).isEqualTo("""
-                {
-                  "hooks": {
-                    "PreToolUse": [
-                      {
-                        "matcher": "Edit|Write|MultiEdit|NotebookEdit",
-                        "hooks": [
-                          {
-                            "type": "command",
-                            "command": "%1$s claude PreToolUse",
-                            "timeout": 10
-                          }
-                        ]
-                      }
-                    ],
-                    "PostToolUse": [
-                      {
-                        "matcher": "Edit|Write|MultiEdit|NotebookEdit",
-                        "hooks": [
-                          {
-                            "type": "command",
-                            "command": "%1$s claude PostToolUse",
-                            "timeout": 10
-                          }
-                        ]
-                      }
-                    ],
-                    "Stop": [
-                      {
-                        "hooks": [
-                          {
-                            "type": "command",
-                            "command": "%1$s claude Stop",
-                            "timeout": 15
-                          }
-                        ]
-                      }
-                    ],
-                    "SessionStart": [
-                      {
-                        "hooks": [
-                          {
-                            "type": "command",
-                            "command": "%1$s claude SessionStart",
-                            "timeout": 15
-                          }
-                        ]
-                      }
-                    ],
-                    "SessionEnd": [
-                      {
-                        "hooks": [
-                          {
-                            "type": "command",
-                            "command": "%1$s claude SessionEnd",
-                            "timeout": 15
-                          }
-                        ]
-                      }
-                    ]
-                  }
-                }
-                """.formatted(machine.hookScript()));
-        assertThat(Path.of(machine.hookScript())).isAbsolute().isExecutable();
-        assertThat(machine.userSettings().resolveSibling("settings.json.baton-backup")).doesNotExist();
+        ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
+        assertThat(fieldNames(settings)).containsExactly("hooks");
+        assertThat(fieldNames(settings.get("hooks"))).containsExactly("PreToolUse", "PostToolUse",
+                "PostToolUseFailure", "PermissionDenied", "Stop", "SubagentStop", "SessionStart", "SessionEnd");
+        for (String event : List.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied")) {
+            JsonNode group = settings.at("/hooks/" + event + "/0");
+            assertThat(group.get("matcher").asText()).isEqualTo("Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell");
+            assertThat(group.at("/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " claude " + event);
+            assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(10);
+        }
+        for (String event : List.of("Stop", "SubagentStop", "SessionStart", "SessionEnd")) {
+            JsonNode group = settings.at("/hooks/" + event + "/0");
+            assertThat(group.has("matcher")).as(event).isFalse();
+            assertThat(group.at("/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " claude " + event);
+            assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(15);
+        }
+        assertThat(read(machine.userSettings())).startsWith("{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n");
+    }
+
+    @Test
+    void installAllowsBatonsMcpToolsUnlessToldNotTo() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+        Path project = machine.project.resolve(".claude/settings.json");
+        machine.installer().install(machine.target(Scope.PROJECT, Agent.CLAUDE), false, true, false);
+
+        assertThat(JsonText.parseObject(read(machine.userSettings())).at("/permissions/allow").toString())
+                .isEqualTo("[\"mcp__baton__*\"]");
+        assertThat(JsonText.parseObject(read(project)).has("permissions")).isFalse();
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        assertThat(machine.userSettings()).doesNotExist();
     }
 
     @Test
@@ -103,13 +67,16 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String installed = read(machine.userSettings());
         ObjectNode before = JsonText.parseObject(original);
         ObjectNode after = JsonText.parseObject(installed);
-        for (String key : List.of("$schema", "permissions", "env", "model", "statusLine", "cleanupPeriodDays",
+        for (String key : List.of("$schema", "env", "model", "statusLine", "cleanupPeriodDays",
                 "includeCoAuthoredBy")) {
             assertThat(after.get(key)).as(key).isEqualTo(before.get(key));
         }
         assertThat(fieldNames(after)).containsExactlyElementsOf(fieldNames(before));
         assertThat(fieldNames(after.get("hooks")))
-                .containsExactly("PreToolUse", "PostToolUse", "Notification", "Stop", "SessionStart", "SessionEnd");
+                .containsExactly("PreToolUse", "PostToolUse", "Notification", "PostToolUseFailure", "PermissionDenied",
+                        "Stop", "SubagentStop", "SessionStart", "SessionEnd");
+        assertThat(after.at("/permissions/allow").get(after.at("/permissions/allow").size() - 1).asText())
+                .isEqualTo("mcp__baton__*");
         assertThat(after.at("/hooks/PreToolUse/0")).isEqualTo(before.at("/hooks/PreToolUse/0"));
         assertThat(after.at("/hooks/PreToolUse/1/hooks/0/command").asText())
                 .isEqualTo(machine.hookScript() + " claude PreToolUse");
@@ -206,9 +173,9 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         machine.install(Scope.PROJECT, Agent.CLAUDE);
         machine.install(Scope.LOCAL, Agent.CLAUDE);
 
-        assertThat(ClaudeSettings.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.json")))))
+        assertThat(GroupedHooks.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.json"))), HookEvents.CLAUDE))
                 .isEmpty();
-        assertThat(ClaudeSettings.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.local.json")))))
+        assertThat(GroupedHooks.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.local.json"))), HookEvents.CLAUDE))
                 .isEmpty();
         assertThat(machine.userSettings()).doesNotExist();
     }

@@ -40,8 +40,8 @@ class DoctorTest extends MachineFixture {
 
         assertThat(out.toString()).doesNotContain("✘").contains("All checks passed.")
                 .contains("✔ sidecar          answers on 127.0.0.1:" + sidecar.getAddress().getPort())
-                .contains("✔ Claude hooks     all 5 events in " + machine.userSettings())
-                .contains("✔ Copilot hooks    all 5 events in " + machine.home.resolve(".copilot/hooks/baton.json"))
+                .contains("✔ Claude hooks     all 8 events in " + machine.userSettings())
+                .contains("✔ Copilot hooks    all 8 events in " + machine.home.resolve(".copilot/hooks/baton.json"))
                 .contains("✔ Claude MCP       mcpServers.baton in " + machine.home.resolve(".claude.json"))
                 .contains("✔ Copilot MCP      mcpServers.baton in " + machine.home.resolve(".copilot/mcp-config.json"));
         assertThat(exit).isZero();
@@ -102,7 +102,7 @@ class DoctorTest extends MachineFixture {
         assertThat(out.toString())
                 .contains("✘ BATON_HOME")
                 .contains("✘ hook script      " + machine.layout().hookScript() + " is missing\n    fix: run `baton install`")
-                .contains("✘ Claude hooks     no Claude Code settings file holds Baton's hooks")
+                .contains("✘ Claude hooks     no Claude Code config file holds Baton's hooks")
                 .contains("✘ Claude MCP       no baton server registered")
                 .contains("– Copilot CLI      not set up here");
         assertThat(exit).isEqualTo(1);
@@ -123,10 +123,10 @@ class DoctorTest extends MachineFixture {
     @Test
     void anMcpEntryForAnOldPortIsFlagged() throws Exception {
         machine.install(Scope.USER, Agent.CLAUDE);
-        write(machine.layout().endpointFile(), "127.0.0.1:40404");
+        machine.env.put("BATON_PORT", "40404");
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
-                .satisfies(check -> assertThat(check.detail()).contains("does not match the sidecar's current address"));
+                .satisfies(check -> assertThat(check.detail()).contains("does not match the sidecar's configured address"));
     }
 
     private Doctor doctor() {

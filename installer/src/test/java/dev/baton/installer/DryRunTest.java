@@ -26,7 +26,10 @@ class DryRunTest {
         assertThat(machine.out())
                 .contains("Dry run, nothing is written.")
                 .containsPattern("would be updated +" + machine.userSettings()
-                        + "  \\(\\+ PreToolUse hook, \\+ PostToolUse hook, \\+ Stop hook, \\+ SessionStart hook, \\+ SessionEnd hook\\)")
+                        + "  \\(\\+ PreToolUse hook, \\+ PostToolUse hook, \\+ PostToolUseFailure hook, .*\\+ permission mcp__baton__\\*\\)")
+                .containsPattern("would be created +" + machine.home.resolve(".codex/hooks.json"))
+                .containsPattern("would be created +" + machine.home.resolve(".codex/config.toml") + "  \\(~ trust for")
+                .containsPattern("would be created +" + machine.home.resolve(".gemini/settings.json"))
                 .containsPattern("would be created +" + machine.home.resolve(".copilot/hooks/baton.json"))
                 .containsPattern("would be created +" + machine.home.resolve(".claude.json") + "  \\(\\+ MCP server baton\\)")
                 .containsPattern("would be created +" + machine.layout().hookScript());

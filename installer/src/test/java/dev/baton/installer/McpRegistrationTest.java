@@ -4,6 +4,7 @@ import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.resource;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,16 +28,19 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void userScopeRegistersTheServerWithTheRealTokenInClaudeJson() throws Exception {
-        write(batonHome.resolve("endpoint"), "127.0.0.1:48123\n");
+    void userScopeRegistersTheServerWithAHeaderHelperThatReadsTheTokenFileSoTheTokenStaysOutOfClaudeJson() throws Exception {
+        machine.env.put("BATON_PORT", "48123");
+        write(batonHome.resolve("endpoint"), "127.0.0.1:39999\n"); // a sidecar of the moment, not the configured port
         write(batonHome.resolve("token"), TOKEN + "\n");
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
         JsonNode server = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton");
-        assertThat(server).isEqualTo(JsonText.parseObject("""
-                {"type": "http", "url": "http://127.0.0.1:48123/mcp",
-                 "headers": {"Authorization": "Bearer %s"}}""".formatted(TOKEN)));
+        assertThat(server.get("type").asText()).isEqualTo("http");
+        assertThat(server.get("url").asText()).isEqualTo("http://127.0.0.1:48123/mcp");
+        assertThat(read(machine.home.resolve(".claude.json"))).doesNotContain(TOKEN);
+        assertThat(JsonText.parseObject(runShell(server.get("headersHelper").asText())))
+                .isEqualTo(JsonText.parseObject("{\"Authorization\": \"Bearer " + TOKEN + "\"}"));
         assertThat(mode(machine.home.resolve(".claude.json"))).isEqualTo("rw-------");
     }
 
@@ -77,8 +81,8 @@ class McpRegistrationTest extends MachineFixture {
         machine.install(Scope.LOCAL, Agent.CLAUDE);
 
         ObjectNode claudeJson = JsonText.parseObject(read(machine.home.resolve(".claude.json")));
-        assertThat(claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/headers/Authorization")
-                .asText()).isEqualTo("Bearer " + TOKEN);
+        String helper = claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/headersHelper").asText();
+        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + TOKEN + "\"}");
         assertThat(machine.project.resolve(".mcp.json")).doesNotExist();
 
         machine.uninstall(Scope.LOCAL, Agent.CLAUDE);
@@ -119,11 +123,36 @@ class McpRegistrationTest extends MachineFixture {
         machine.install(Scope.USER, Agent.CLAUDE);
 
         Path home = machine.root.resolve("state/baton");
-        String token = read(home.resolve("token"));
-        assertThat(token).matches("[0-9a-f]{64}");
+        String token = read(home.resolve("token")).strip();
+        assertThat(read(home.resolve("token"))).matches("[0-9a-f]{64}\n");
         assertThat(mode(home.resolve("token"))).isEqualTo("rw-------");
         assertThat(mode(home)).isEqualTo("rwx------");
-        assertThat(read(machine.home.resolve(".claude.json"))).contains("Bearer " + token);
+        String helper = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/headersHelper").asText();
+        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + token + "\"}");
+    }
+
+    @Test
+    void anMcpFileThatHoldsTheTokenIsMadeOwnerOnly() throws Exception {
+        Path config = write(machine.home.resolve(".copilot/mcp-config.json"), resource("copilot-mcp-config.json"));
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
+
+        machine.install(Scope.USER, Agent.COPILOT);
+
+        assertThat(read(config)).contains("Bearer ");
+        assertThat(mode(config)).isEqualTo("rw-------");
+    }
+
+    @Test
+    void uninstallingAProjectScopeLeavesTheUserScopeCopilotServerAlone() throws Exception {
+        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agent.COPILOT);
+        String userConfig = read(machine.home.resolve(".copilot/mcp-config.json"));
+
+        machine.uninstall(Scope.PROJECT, Agent.COPILOT);
+
+        assertThat(read(machine.home.resolve(".copilot/mcp-config.json"))).isEqualTo(userConfig).contains("\"baton\"");
+        assertThat(machine.project.resolve(".github/hooks/baton.json")).doesNotExist();
+        assertThat(machine.home.resolve(".copilot/hooks/baton.json")).exists();
     }
 
     @Test
@@ -137,10 +166,10 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void aMovedSidecarPortUpdatesTheEntryInPlace() throws Exception {
+    void aNewlyConfiguredPortUpdatesTheEntryInPlace() throws Exception {
         write(batonHome.resolve("token"), TOKEN);
         machine.install(Scope.USER, Agent.CLAUDE);
-        write(batonHome.resolve("endpoint"), "127.0.0.1:50001");
+        machine.env.put("BATON_PORT", "50001");
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
@@ -150,6 +179,26 @@ class McpRegistrationTest extends MachineFixture {
                 McpRegistration.claude(machine.layout(), new Target(EnumSet.of(Agent.CLAUDE), Scope.USER, machine.project));
         assertThat(McpRegistration.find(JsonText.parseObject(read(machine.home.resolve(".claude.json"))), placement))
                 .isPresent();
+    }
+
+    @Test
+    void portZeroIsRefusedBecauseNoEntryCouldNameIt() throws Exception {
+        machine.env.put("BATON_PORT", "0");
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+                .isInstanceOf(InstallerException.class)
+                .hasMessageContaining("BATON_PORT=0")
+                .hasMessageContaining("--no-mcp");
+        assertThat(machine.home.resolve(".claude.json")).doesNotExist();
+        assertThat(machine.userSettings()).doesNotExist();
+    }
+
+    /** Runs a command line as Claude Code runs a header helper: through a shell, reading its standard output. */
+    private static String runShell(String command) throws Exception {
+        Process process = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isZero();
+        return output;
     }
 
     private static String mode(Path path) throws IOException {

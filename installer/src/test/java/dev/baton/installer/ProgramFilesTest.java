@@ -143,13 +143,15 @@ class ProgramFilesTest extends MachineFixture {
     }
 
     @Test
-    void aMissingBinDirectoryOnPathIsAWarningNotAFailure() throws Exception {
+    void aMissingBinDirectoryOnPathIsANoteNotAFailure() throws Exception {
         machine.env.put("PATH", "/usr/bin:/bin");
 
         int exit = machine.install(Scope.USER);
 
         assertThat(exit).isZero();
-        assertThat(machine.err()).contains("warning: " + machine.home.resolve(".local/bin") + " is not on PATH");
+        assertThat(machine.err()).contains("note: " + machine.home.resolve(".local/bin") + " is not on PATH")
+                .contains("The hooks do not need it");
+        assertThat(machine.layout().hookLauncher()).isExecutable();
     }
 
     @Test

@@ -70,7 +70,7 @@ public final class Sidecar implements AutoCloseable {
         if (lock == null) {
             channel.close();
             throw new AlreadyRunningException("a sidecar is already running on " + home.dir() + " (pid "
-                    + readQuietly(home.pidFile()) + ", endpoint " + home.readEndpoint().orElse("not written yet")
+                    + pidQuietly(home) + ", endpoint " + home.readEndpoint().orElse("not written yet")
                     + "); stop it first or use another BATON_HOME");
         }
         List<AutoCloseable> opened = new ArrayList<>();
@@ -88,10 +88,10 @@ public final class Sidecar implements AutoCloseable {
             });
             long every = options.sweepEvery().toMillis();
             sweeper.scheduleWithFixedDelay(() -> sweep(baton), every, every, TimeUnit.MILLISECONDS);
-            home.writeAtomically(home.pidFile(), ProcessHandle.current().pid() + "\n");
+            home.writePid(ProcessHandle.current().pid());
             // Logged before the endpoint announces the sidecar, so whoever finds the endpoint finds the line too.
             LOG.info("Baton sidecar serving on 127.0.0.1:{} with {}", api.port(), baton.ledger().store().describe());
-            home.writeAtomically(home.endpointFile(), "127.0.0.1:" + api.port() + "\n");
+            home.writeEndpoint(api.port());
             return new Sidecar(home, channel, lock, baton, api, sweeper);
         } catch (IOException | RuntimeException e) {
             java.util.Collections.reverse(opened);
@@ -129,8 +129,7 @@ public final class Sidecar implements AutoCloseable {
     public void close() {
         sweeper.shutdownNow();
         try {
-            Files.deleteIfExists(home.endpointFile());
-            Files.deleteIfExists(home.pidFile());
+            home.clearRunningState();
         } catch (IOException e) {
             LOG.warn("could not remove {}: {}", home.endpointFile(), e.getMessage());
         }
@@ -152,9 +151,10 @@ public final class Sidecar implements AutoCloseable {
         }
     }
 
-    private static String readQuietly(java.nio.file.Path file) {
+    private static String pidQuietly(BatonHome home) {
         try {
-            return Files.exists(file) ? Files.readString(file).trim() : "unknown";
+            java.util.OptionalLong pid = home.readPid();
+            return pid.isPresent() ? Long.toString(pid.getAsLong()) : "unknown";
         } catch (IOException e) {
             return "unknown";
         }

@@ -31,7 +31,7 @@ public final class StartupTraining {
         Path dir = Files.createTempDirectory("baton-training");
         try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(dir), 0), SidecarAdapters::of)) {
             String base = "http://127.0.0.1:" + sidecar.port();
-            String token = Files.readString(new BatonHome(dir).tokenFile()).trim();
+            String token = new BatonHome(dir).ensureToken();
             String file = dir.resolve("work/example.txt").toString();
             expect("GET", base + "/v1/health", token, null);
             String registered = expect("POST", base + "/v1/sessions", token, "{\"session_id\":\"training\",\"agent\":\"api\"}");

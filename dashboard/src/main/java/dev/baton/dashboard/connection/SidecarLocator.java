@@ -1,8 +1,7 @@
 package dev.baton.dashboard.connection;
 
+import dev.baton.home.BatonHome;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -38,20 +37,19 @@ public interface SidecarLocator {
 
     /** The sidecar announced by {@code endpoint} and {@code token} in a BATON_HOME directory. */
     static SidecarLocator home(Path dir) {
+        BatonHome home = new BatonHome(dir);
         return new SidecarLocator() {
             @Override
             public SidecarAddress locate() {
-                String endpoint = read(dir.resolve("endpoint"));
-                if (endpoint == null) {
-                    throw new SidecarUnavailableException("no sidecar is running for " + dir
-                            + " (no endpoint file); start one with `baton serve`");
+                try {
+                    String endpoint = home.readEndpoint().orElseThrow(() -> new SidecarUnavailableException(
+                            "no sidecar is running for " + dir + " (no endpoint file); start one with `baton serve`"));
+                    String token = home.readToken().orElseThrow(() -> new SidecarUnavailableException(
+                            "the token file " + home.tokenFile() + " is missing; start the sidecar with `baton serve`"));
+                    return SidecarAddress.of(endpoint, token);
+                } catch (IOException e) {
+                    throw new SidecarUnavailableException("cannot read " + dir + ": " + e.getMessage());
                 }
-                String token = read(dir.resolve("token"));
-                if (token == null) {
-                    throw new SidecarUnavailableException("the token file " + dir.resolve("token")
-                            + " is missing; start the sidecar with `baton serve`");
-                }
-                return SidecarAddress.of(endpoint, token);
             }
 
             @Override
@@ -63,26 +61,6 @@ public interface SidecarLocator {
 
     /** BATON_HOME, else $XDG_STATE_HOME/baton, else ~/.local/state/baton: the sidecar's own rule. */
     static Path defaultHome(Map<String, String> env) {
-        String explicit = env.get("BATON_HOME");
-        if (explicit != null && !explicit.isBlank()) {
-            return Path.of(explicit);
-        }
-        String state = env.get("XDG_STATE_HOME");
-        if (state != null && !state.isBlank()) {
-            return Path.of(state, "baton");
-        }
-        return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".local", "state", "baton");
-    }
-
-    private static String read(Path file) {
-        try {
-            if (!Files.exists(file)) {
-                return null;
-            }
-            String text = Files.readString(file, StandardCharsets.US_ASCII).trim();
-            return text.isEmpty() ? null : text;
-        } catch (IOException e) {
-            throw new SidecarUnavailableException("cannot read " + file + ": " + e.getMessage());
-        }
+        return BatonHome.fromEnvironment(env).dir();
     }
 }

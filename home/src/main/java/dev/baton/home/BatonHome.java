@@ -13,15 +13,23 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The sidecar's directory ({@code BATON_HOME}, default {@code $XDG_STATE_HOME/baton}) and the files
- * through which hooks and the CLI find it: {@code endpoint}, {@code token}, {@code sidecar.pid}.
+ * The sidecar's directory ({@code BATON_HOME}, default {@code $XDG_STATE_HOME/baton}) and the one owner of the
+ * files through which hooks, the CLI, the installer and the dashboard find the sidecar: {@code token},
+ * {@code endpoint} and {@code sidecar.pid}. Each is a single line ending in a newline (the hook script reads
+ * lines); every reader here also accepts a file without the final newline.
  */
 public final class BatonHome {
 
     public static final int DEFAULT_PORT = 7433;
+    public static final String LOOPBACK = "127.0.0.1";
+
+    private static final Pattern ENDPOINT = Pattern.compile("127\\.0\\.0\\.1:([0-9]{1,5})");
 
     private final Path dir;
 
@@ -39,7 +47,10 @@ public final class BatonHome {
         if (state != null && !state.isBlank()) {
             return new BatonHome(Path.of(state, "baton"));
         }
-        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+        String home = env.get("HOME");
+        if (home == null || home.isBlank()) {
+            home = System.getProperty("user.home");
+        }
         return new BatonHome(Path.of(home, ".local", "state", "baton"));
     }
 
@@ -93,20 +104,25 @@ public final class BatonHome {
         }
     }
 
-    /** The token, created on first use: 32 random bytes, hex, in a file that only the owner can read. */
+    /**
+     * The token, created on first use (by the sidecar or by {@code baton install}, whichever comes first):
+     * 32 random bytes, hex, one line, in a file that only the owner can read from the moment it exists.
+     */
     public String ensureToken() throws IOException {
         return ensureSecret(tokenFile());
     }
 
+    /** The supervisor's token, created like the agents' token; only the person's own tools read it. */
     public String ensureSupervisorToken() throws IOException {
         return ensureSecret(supervisorTokenFile());
     }
 
     public Optional<String> readSupervisorToken() throws IOException {
-        return readSecret(supervisorTokenFile());
+        return readLine(supervisorTokenFile());
     }
 
     private String ensureSecret(Path file) throws IOException {
+        prepare();
         if (!Files.exists(file)) {
             byte[] bytes = new byte[32];
             new SecureRandom().nextBytes(bytes);
@@ -114,34 +130,60 @@ public final class BatonHome {
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(temp, HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.US_ASCII);
             try {
+                // Not REPLACE_EXISTING: when two processes create it at once, the first one's token wins for both.
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
             } catch (FileAlreadyExistsException raced) {
                 Files.deleteIfExists(temp);
             }
         }
-        return readSecret(file).orElseThrow(() -> new IOException("the token file " + file + " is empty"));
+        return readLine(file).orElseThrow(() -> new IOException("the token file " + file + " is empty"));
     }
 
     public Optional<String> readToken() throws IOException {
-        return readSecret(tokenFile());
+        return readLine(tokenFile());
     }
 
-    private Optional<String> readSecret(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            return Optional.empty();
-        }
-        String token = Files.readString(file, StandardCharsets.US_ASCII).trim();
-        return token.isEmpty() ? Optional.empty() : Optional.of(token);
+    /** Announces that a sidecar serves on {@code port}; written once it accepts connections. */
+    public void writeEndpoint(int port) throws IOException {
+        writeAtomically(endpointFile(), LOOPBACK + ":" + port + "\n");
     }
 
     /** host:port from the endpoint file, present only while a sidecar is serving. */
     public Optional<String> readEndpoint() throws IOException {
-        Path file = endpointFile();
-        if (!Files.exists(file)) {
+        return readLine(endpointFile());
+    }
+
+    /** The port in the endpoint file; empty when there is none, or when it does not hold {@code 127.0.0.1:PORT}. */
+    public Optional<Integer> readEndpointPort() throws IOException {
+        Optional<String> endpoint = readEndpoint();
+        if (endpoint.isEmpty()) {
             return Optional.empty();
         }
-        String endpoint = Files.readString(file, StandardCharsets.US_ASCII).trim();
-        return endpoint.isEmpty() ? Optional.empty() : Optional.of(endpoint);
+        Matcher matcher = ENDPOINT.matcher(endpoint.get());
+        if (!matcher.matches()) {
+            return Optional.empty();
+        }
+        int port = Integer.parseInt(matcher.group(1));
+        return port >= 1 && port <= 65535 ? Optional.of(port) : Optional.empty();
+    }
+
+    public void writePid(long pid) throws IOException {
+        writeAtomically(pidFile(), pid + "\n");
+    }
+
+    /** The pid the running sidecar wrote; empty when there is no pid file or it holds no number. */
+    public OptionalLong readPid() throws IOException {
+        Optional<String> text = readLine(pidFile());
+        if (text.isEmpty() || !text.get().matches("[0-9]{1,18}")) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(Long.parseLong(text.get()));
+    }
+
+    /** Removes what announces a running sidecar (endpoint first, so nobody finds an endpoint without its pid). */
+    public void clearRunningState() throws IOException {
+        Files.deleteIfExists(endpointFile());
+        Files.deleteIfExists(pidFile());
     }
 
     /** Writes a small file whole or not at all, so a reader never sees half of it. */
@@ -153,5 +195,18 @@ public final class BatonHome {
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
         }
+    }
+
+    /** The first line of a one-line file, with or without its final newline; empty when missing or blank. */
+    private static Optional<String> readLine(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        String text = Files.readString(file, StandardCharsets.US_ASCII).strip();
+        int newline = text.indexOf('\n');
+        if (newline >= 0) {
+            text = text.substring(0, newline).strip();
+        }
+        return text.isEmpty() ? Optional.empty() : Optional.of(text);
     }
 }

@@ -1,0 +1,69 @@
+package dev.baton.home;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BatonHomeTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void theTokenIsOneOwnerOnlyLineEndingInANewlineAndReadTheSameByEveryone() throws Exception {
+        BatonHome home = new BatonHome(temp.resolve("state/baton"));
+
+        String token = home.ensureToken();
+
+        assertThat(Files.readString(home.tokenFile())).isEqualTo(token + "\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.tokenFile()))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.dir()))).isEqualTo("rwx------");
+        assertThat(home.ensureToken()).isEqualTo(token);
+        assertThat(new BatonHome(home.dir()).readToken()).contains(token);
+    }
+
+    @Test
+    void filesWithoutAFinalNewlineReadTheSame() throws Exception {
+        BatonHome home = new BatonHome(temp);
+        Files.writeString(home.tokenFile(), "abc");
+        Files.writeString(home.endpointFile(), "127.0.0.1:4100");
+        Files.writeString(home.pidFile(), "42");
+
+        assertThat(home.readToken()).contains("abc");
+        assertThat(home.readEndpointPort()).contains(4100);
+        assertThat(home.readPid()).hasValue(42);
+    }
+
+    @Test
+    void theEndpointAndPidAreWrittenAsLinesAndClearedTogether() throws Exception {
+        BatonHome home = new BatonHome(temp);
+        home.writeEndpoint(4242);
+        home.writePid(77);
+
+        assertThat(Files.readString(home.endpointFile())).isEqualTo("127.0.0.1:4242\n");
+        assertThat(Files.readString(home.pidFile())).isEqualTo("77\n");
+        home.clearRunningState();
+        assertThat(home.readEndpoint()).isEmpty();
+        assertThat(home.readPid()).isEmpty();
+    }
+
+    @Test
+    void anEndpointThatIsNotLoopbackHasNoPort() throws Exception {
+        BatonHome home = new BatonHome(temp);
+        Files.writeString(home.endpointFile(), "10.0.0.1:80\n");
+
+        assertThat(home.readEndpointPort()).isEmpty();
+    }
+
+    @Test
+    void theDirectoryFollowsBatonHomeThenXdgStateHomeThenHome() {
+        assertThat(BatonHome.fromEnvironment(Map.of("BATON_HOME", "/b", "HOME", "/h")).dir()).isEqualTo(Path.of("/b"));
+        assertThat(BatonHome.fromEnvironment(Map.of("XDG_STATE_HOME", "/s", "HOME", "/h")).dir()).isEqualTo(Path.of("/s/baton"));
+        assertThat(BatonHome.fromEnvironment(Map.of("HOME", "/h")).dir()).isEqualTo(Path.of("/h/.local/state/baton"));
+    }
+}

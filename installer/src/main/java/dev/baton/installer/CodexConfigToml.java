@@ -1,0 +1,133 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Baton's tables in Codex's {@code config.toml}: hook trust entries and the MCP server. Edits are textual: each
+ * of Baton's tables follows a marker comment and is appended or removed whole, so every other byte of the user's
+ * file stays as it was (a TOML library would re-render the file). A table the user already has for the same hook
+ * gets only its {@code trusted_hash} line changed.
+ */
+final class CodexConfigToml {
+
+    static final String MARKER = "# Baton: written by `baton install`, removed by `baton uninstall`";
+    private static final TomlMapper TOML = new TomlMapper();
+
+    private CodexConfigToml() {
+    }
+
+    /** The text with Baton's trust entries for {@code hooksFile} replaced by {@code entries} (key → hash). */
+    static String withTrust(String text, String hooksFile, Map<String, String> entries) {
+        String result = withoutBatonTables(text, "hooks.state.\"" + escape(hooksFile) + ":");
+        for (Map.Entry<String, String> entry : entries.entrySet()) {
+            String header = "[hooks.state.\"" + escape(entry.getKey()) + "\"]";
+            String line = "trusted_hash = \"" + entry.getValue() + "\"";
+            List<String> lines = new ArrayList<>(List.of(result.split("\n", -1)));
+            int at = indexOfHeader(lines, header);
+            if (at >= 0) {
+                int end = tableEnd(lines, at);
+                boolean replaced = false;
+                for (int i = at + 1; i < end; i++) {
+                    if (lines.get(i).strip().startsWith("trusted_hash")) {
+                        lines.set(i, line);
+                        replaced = true;
+                    }
+                }
+                if (!replaced) {
+                    lines.add(at + 1, line);
+                }
+                result = String.join("\n", lines);
+            } else {
+                result = append(result, header + "\n" + line + "\n");
+            }
+        }
+        return result;
+    }
+
+    /** The text with Baton's MCP server table set to {@code url} and {@code token}. */
+    static String withMcpServer(String text, String url, String token) {
+        String result = withoutBatonTables(text, "mcp_servers." + McpRegistration.SERVER + "]");
+        return append(result, "[mcp_servers." + McpRegistration.SERVER + "]\nurl = \"" + escape(url)
+                + "\"\nhttp_headers = { Authorization = \"Bearer " + escape(token) + "\" }\n");
+    }
+
+    static String withoutMcpServer(String text) {
+        return withoutBatonTables(text, "mcp_servers." + McpRegistration.SERVER + "]");
+    }
+
+    static String withoutTrust(String text, String hooksFile) {
+        return withoutBatonTables(text, "hooks.state.\"" + escape(hooksFile) + ":");
+    }
+
+    /** The trusted hash recorded for a key, read with a TOML parser; empty when none is recorded. */
+    static Optional<String> trustedHash(String text, String key) throws IOException {
+        JsonNode tree = TOML.readTree(text);
+        JsonNode hash = tree == null ? null : tree.path("hooks").path("state").path(key).get("trusted_hash");
+        return hash == null ? Optional.empty() : Optional.of(hash.asText());
+    }
+
+    /** Checks that the text is TOML, so Baton never leaves Codex a file it cannot read. */
+    static void parse(String text) throws IOException {
+        TOML.readTree(text);
+    }
+
+    static Optional<JsonNode> mcpServer(String text) throws IOException {
+        JsonNode tree = TOML.readTree(text);
+        return Optional.ofNullable(tree == null ? null : tree.path("mcp_servers").get(McpRegistration.SERVER));
+    }
+
+    /** Removes each marker comment whose table header starts with {@code "[" + headerPrefix}, with its table. */
+    private static String withoutBatonTables(String text, String headerPrefix) {
+        List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+        for (int i = 0; i < lines.size() - 1; i++) {
+            if (lines.get(i).equals(MARKER) && lines.get(i + 1).startsWith("[" + headerPrefix)) {
+                int end = tableEnd(lines, i + 1);
+                lines.subList(i, end).clear();
+                // the blank line append() put before the marker
+                if (i > 0 && lines.get(i - 1).isEmpty() && (i == lines.size() || lines.get(i).isEmpty())) {
+                    lines.remove(i - 1);
+                }
+                i--;
+            }
+        }
+        return String.join("\n", lines);
+    }
+
+    private static String append(String text, String table) {
+        String base = text.isEmpty() || text.endsWith("\n") ? text : text + "\n";
+        return base + (base.isEmpty() ? "" : "\n") + MARKER + "\n" + table;
+    }
+
+    private static int indexOfHeader(List<String> lines, String header) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).strip().equals(header)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The index just past a table's last line: the next header, the next marker, or the end. */
+    private static int tableEnd(List<String> lines, int header) {
+        int end = header + 1;
+        while (end < lines.size() && !lines.get(end).stripLeading().startsWith("[") && !lines.get(end).equals(MARKER)) {
+            end++;
+        }
+        // trailing blank lines (and the file's final newline) belong to what follows, not to this table
+        while (end > header + 1 && lines.get(end - 1).isEmpty()) {
+            end--;
+        }
+        return end;
+    }
+
+    /** Escapes for a TOML basic string. */
+    private static String escape(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}

@@ -1,0 +1,72 @@
+package dev.baton.installer;
+
+import java.util.List;
+
+/**
+ * The events Baton registers its hook for, per agent, as each CLI names them (checked against Claude Code 2.1,
+ * Copilot CLI 1.0, Codex CLI 0.169 and Gemini CLI 0.61). Tool events are limited to the edit and shell tools.
+ *
+ * @param dialect the agent word the hook command passes on ({@code baton-hook DIALECT EVENT})
+ * @param events  the events, in the order they are written
+ */
+record HookEvents(String dialect, List<EventHook> events) {
+
+    /** One event; {@code matcher} is null for events that are not about a tool; the timeout is in the CLI's unit. */
+    record EventHook(String event, String matcher, int timeout) {
+    }
+
+    static final String CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell";
+    static final String COPILOT_TOOLS = "edit|create|str_replace_editor|apply_patch|write|bash|shell";
+    static final String CODEX_TOOLS = "apply_patch|Edit|Write|Bash|exec_command|shell|local_shell";
+    static final String GEMINI_TOOLS = "write_file|replace|run_shell_command";
+
+    /** Claude Code: timeouts in seconds. PermissionDenied and PostToolUseFailure end an edit that never happened. */
+    static final HookEvents CLAUDE = new HookEvents("claude", List.of(
+            new EventHook("PreToolUse", CLAUDE_TOOLS, 10),
+            new EventHook("PostToolUse", CLAUDE_TOOLS, 10),
+            new EventHook("PostToolUseFailure", CLAUDE_TOOLS, 10),
+            new EventHook("PermissionDenied", CLAUDE_TOOLS, 10),
+            new EventHook("Stop", null, 15),
+            new EventHook("SubagentStop", null, 15),
+            new EventHook("SessionStart", null, 15),
+            new EventHook("SessionEnd", null, 15)));
+
+    /** Copilot CLI: timeouts in seconds ({@code timeoutSec}). */
+    static final HookEvents COPILOT = new HookEvents("copilot", List.of(
+            new EventHook("preToolUse", COPILOT_TOOLS, 10),
+            new EventHook("postToolUse", COPILOT_TOOLS, 10),
+            new EventHook("postToolUseFailure", COPILOT_TOOLS, 10),
+            new EventHook("errorOccurred", null, 10),
+            new EventHook("agentStop", null, 15),
+            new EventHook("subagentStop", null, 15),
+            new EventHook("sessionStart", null, 15),
+            new EventHook("sessionEnd", null, 15)));
+
+    /**
+     * Codex CLI: timeouts in seconds; Codex clamps a SessionEnd hook to 3 s. Codex 0.169 has no failure or
+     * permission-denied event (it ignores those names), so Stop ends whatever edit did not complete.
+     */
+    static final HookEvents CODEX = new HookEvents("codex", List.of(
+            new EventHook("PreToolUse", CODEX_TOOLS, 10),
+            new EventHook("PostToolUse", CODEX_TOOLS, 10),
+            new EventHook("Stop", null, 15),
+            new EventHook("SessionStart", null, 15),
+            new EventHook("SessionEnd", null, 3)));
+
+    /** Gemini CLI: timeouts in milliseconds. */
+    static final HookEvents GEMINI = new HookEvents("gemini", List.of(
+            new EventHook("BeforeTool", GEMINI_TOOLS, 10_000),
+            new EventHook("AfterTool", GEMINI_TOOLS, 10_000),
+            new EventHook("AfterAgent", null, 15_000),
+            new EventHook("SessionStart", null, 15_000),
+            new EventHook("SessionEnd", null, 15_000)));
+
+    static HookEvents of(Agent agent) {
+        return switch (agent) {
+            case CLAUDE -> CLAUDE;
+            case COPILOT -> COPILOT;
+            case CODEX -> CODEX;
+            case GEMINI -> GEMINI;
+        };
+    }
+}

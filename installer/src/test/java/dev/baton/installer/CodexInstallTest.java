@@ -1,0 +1,174 @@
+package dev.baton.installer;
+
+import static dev.baton.installer.TestMachine.read;
+import static dev.baton.installer.TestMachine.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class CodexInstallTest extends MachineFixture {
+
+    private static final String USER_CONFIG = """
+            model = "gpt-5.5"   # the user's own comment
+            approval_policy = "never"
+
+            [projects."/work/shop"]
+            trust_level = "trusted"
+            """;
+
+    @Test
+    void theTrustHashIsTheOneCodexItselfComputes() {
+        // Reported as currentHash by `codex app-server` (Codex CLI 0.169.0, hooks/list) for this very hook.
+        ObjectNode handler = JsonText.MAPPER.createObjectNode()
+                .put("type", "command").put("command", "/x/baton-hook codex PreToolUse").put("timeout", 10);
+
+        assertThat(CodexTrust.hash("pre_tool_use", "apply_patch|Edit|Write", handler))
+                .isEqualTo("sha256:667ab39b33ddf2e87d1ba5511c5245bd0132c19d6ae877bd9ffdc663262fa8e1");
+        assertThat(CodexTrust.label("PreToolUse")).isEqualTo("pre_tool_use");
+        assertThat(CodexTrust.label("SessionEnd")).isEqualTo("session_end");
+    }
+
+    @Test
+    void installWritesCodexHooksAndTrustsThemInConfigTomlKeepingTheUsersBytes() throws Exception {
+        Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
+
+        machine.install(Scope.USER, Agent.CODEX);
+
+        Path hooksFile = machine.home.resolve(".codex/hooks.json");
+        ObjectNode hooks = JsonText.parseObject(read(hooksFile));
+        List<String> events = new ArrayList<>();
+        hooks.get("hooks").fieldNames().forEachRemaining(events::add);
+        assertThat(events).containsExactly("PreToolUse", "PostToolUse", "Stop", "SessionStart", "SessionEnd");
+        assertThat(hooks.at("/hooks/PreToolUse/0/matcher").asText())
+                .isEqualTo("apply_patch|Edit|Write|Bash|exec_command|shell|local_shell");
+        assertThat(hooks.at("/hooks/SessionEnd/0/hooks/0/timeout").asInt()).isEqualTo(3);
+        String text = read(config);
+        assertThat(text).startsWith(USER_CONFIG);
+        Map<String, String> entries = CodexTrust.batonEntries(hooksFile, hooks);
+        assertThat(entries).hasSize(5).containsKey(hooksFile + ":pre_tool_use:0:0");
+        for (Map.Entry<String, String> entry : entries.entrySet()) {
+            assertThat(CodexConfigToml.trustedHash(text, entry.getKey())).contains(entry.getValue());
+        }
+        assertThat(CodexConfigToml.mcpServer(text)).map(server -> server.path("url").asText())
+                .contains("http://127.0.0.1:7433/mcp");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(config)))
+                .isEqualTo("rw-------");
+
+        machine.install(Scope.USER, Agent.CODEX);
+        assertThat(read(config)).isEqualTo(text);
+
+        machine.uninstall(Scope.USER, Agent.CODEX);
+        assertThat(read(config)).isEqualTo(USER_CONFIG);
+        assertThat(hooksFile).doesNotExist();
+    }
+
+    @Test
+    void aHookTheUserAlreadyTrustedKeepsItsTableAndGetsTheNewHash() throws Exception {
+        Path hooksFile = machine.home.resolve(".codex/hooks.json");
+        Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG + "\n[hooks.state.\"" + hooksFile
+                + ":pre_tool_use:0:0\"]\nenabled = true\ntrusted_hash = \"sha256:old\"\n");
+
+        machine.install(Scope.USER, Agent.CODEX);
+
+        String text = read(config);
+        assertThat(text).contains("enabled = true").doesNotContain("sha256:old");
+        assertThat(CodexConfigToml.trustedHash(text, hooksFile + ":pre_tool_use:0:0"))
+                .contains(CodexTrust.batonEntries(hooksFile, JsonText.parseObject(read(hooksFile)))
+                        .get(hooksFile + ":pre_tool_use:0:0"));
+    }
+
+    @Test
+    void uninstallingTheProjectScopeLeavesTheUserScopesTrustAlone() throws Exception {
+        machine.install(Scope.USER, Agent.CODEX);
+        String userOnly = read(machine.home.resolve(".codex/config.toml"));
+        machine.install(Scope.PROJECT, Agent.CODEX);
+        assertThat(read(machine.home.resolve(".codex/config.toml")))
+                .contains(machine.project.resolve(".codex/hooks.json") + ":pre_tool_use:0:0");
+
+        machine.uninstall(Scope.PROJECT, Agent.CODEX);
+
+        assertThat(read(machine.home.resolve(".codex/config.toml"))).isEqualTo(userOnly);
+        assertThat(machine.home.resolve(".codex/hooks.json")).exists();
+    }
+
+    @Test
+    void doctorReportsHooksCodexDoesNotTrust() throws Exception {
+        machine.install(Scope.USER, Agent.CODEX);
+        Path config = machine.home.resolve(".codex/config.toml");
+        Files.writeString(config, read(config).replaceAll("sha256:[0-9a-f]{64}", "sha256:0000"));
+
+        List<Doctor.Check> checks = new Doctor(machine.layout(), machine.project, java.time.Duration.ofSeconds(2)).run();
+
+        assertThat(checks).filteredOn(check -> check.subject().equals("Codex trust")).singleElement().satisfies(check -> {
+            assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+            assertThat(check.detail()).contains("Codex skips Baton's untrusted hooks pre_tool_use:0:0");
+            assertThat(check.fix()).contains("baton install --codex --scope user");
+        });
+    }
+
+    /** Asks a real Codex CLI, when one is at hand ($BATON_TEST_CODEX or `codex` on PATH), whether it trusts the hooks. */
+    @Test
+    void aRealCodexTrustsEveryHookBatonInstalled() throws Exception {
+        Optional<Path> codex = realCodex();
+        assumeTrue(codex.isPresent(), "no Codex CLI here");
+        machine.install(Scope.USER, Agent.CODEX);
+
+        Map<String, String> env = Map.of("HOME", machine.home.toString(), "CODEX_HOME", machine.home.resolve(".codex").toString());
+        ProcessBuilder builder = new ProcessBuilder(codex.get().toString(), "app-server")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).directory(machine.project.toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"baton-test\",\"version\":\"0\"}}}\n"
+                    + "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}\n"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hooks/list\",\"params\":{\"cwds\":[\"" + machine.project + "\"]}}\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            JsonNode answer = null;
+            java.io.BufferedReader reader = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                JsonNode message = JsonText.MAPPER.readTree(line);
+                if (message.path("id").asInt() == 2) {
+                    answer = message;
+                    break;
+                }
+            }
+            assertThat(answer).isNotNull();
+            JsonNode hooks = answer.at("/result/data/0/hooks");
+            assertThat(hooks).hasSize(5);
+            for (JsonNode hook : hooks) {
+                assertThat(hook.get("trustStatus").asText()).as(hook.get("key").asText()).isEqualTo("trusted");
+            }
+        } finally {
+            process.destroy();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Optional<Path> realCodex() {
+        String explicit = System.getenv("BATON_TEST_CODEX");
+        if (explicit != null && Files.isExecutable(Path.of(explicit))) {
+            return Optional.of(Path.of(explicit));
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "codex"))) {
+                return Optional.of(Path.of(dir, "codex"));
+            }
+        }
+        return Optional.empty();
+    }
+}
