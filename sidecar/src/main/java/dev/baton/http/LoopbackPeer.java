@@ -19,7 +19,7 @@ import java.util.stream.LongStream;
  * {@code /proc/PID/fd} is the caller. No library exposes this (the JDK gives the peer's port, not its process),
  * hence the hand-written reads.
  */
-final class LoopbackPeer implements ConnectionPeer {
+public final class LoopbackPeer implements ConnectionPeer {
 
     private static final Path PROC = Path.of("/proc");
     private static final List<Path> TABLES = List.of(PROC.resolve("net/tcp"), PROC.resolve("net/tcp6"));
@@ -92,6 +92,30 @@ final class LoopbackPeer implements ConnectionPeer {
             }
         }
         return OptionalLong.empty();
+    }
+
+    /**
+     * True when process {@code pid} holds the socket listening on 127.0.0.1:{@code port}, as the kernel lists it;
+     * also true where the kernel cannot be asked (not Linux), since nothing better can be checked there.
+     */
+    public static boolean listensOn(long pid, int port) {
+        if (!Files.isReadable(TABLES.get(0))) {
+            return true;
+        }
+        for (Path table : TABLES) {
+            try {
+                for (String line : Files.readAllLines(table)) {
+                    String[] fields = line.trim().split("\\s+");
+                    if (fields.length > 9 && fields[3].equals("0A") && port(fields[1]) == port
+                            && holds(pid, "socket:[" + fields[9] + "]")) {
+                        return true;
+                    }
+                }
+            } catch (IOException e) {
+                // a table that is absent (no IPv6) or unreadable does not hold it
+            }
+        }
+        return false;
     }
 
     private static int port(String address) {
