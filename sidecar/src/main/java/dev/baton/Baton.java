@@ -12,10 +12,13 @@ import dev.baton.negotiation.SessionNotices;
 import dev.baton.plan.Plans;
 import dev.baton.session.AgentIdentity;
 import dev.baton.session.SessionRegistry;
+import dev.baton.session.SupervisorNotes;
 import dev.baton.state.Ledger;
 import dev.baton.state.Store;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The domain of one sidecar, wired: the ledger and the tables that change it. Adapters take this. */
 public final class Baton implements AutoCloseable {
@@ -30,6 +33,7 @@ public final class Baton implements AutoCloseable {
     private final Messages messages;
     private final Plans plans;
     private final NoticeSource notices;
+    private final SupervisorNotes supervisorNotes = new SupervisorNotes();
 
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl) {
         this.ledger = new Ledger(store, clock);
@@ -41,7 +45,12 @@ public final class Baton implements AutoCloseable {
         this.negotiations = new Negotiations(ledger, locks);
         this.messages = new Messages(ledger);
         this.plans = new Plans(ledger);
-        this.notices = new SessionNotices(ledger, messages);
+        SessionNotices coordination = new SessionNotices(ledger, messages);
+        this.notices = sessionId -> {
+            List<String> lines = new ArrayList<>(coordination.takeNotices(sessionId));
+            lines.addAll(supervisorNotes.take(sessionId));
+            return lines;
+        };
         // Interceptors run in registration order; negotiation resolution comes first so that later
         // ones (the event log) see the resolutions it adds.
         ledger.addInterceptor(new NegotiationResolver());
@@ -90,6 +99,11 @@ public final class Baton implements AutoCloseable {
     /** Requests, answers and messages for a session's next hook call. */
     public NoticeSource notices() {
         return notices;
+    }
+
+    /** What the supervisor did to a session, told on its next hook call (part of {@link #notices()}). */
+    public SupervisorNotes supervisorNotes() {
+        return supervisorNotes;
     }
 
     /** The sweeper's coordination work: record negotiation timeouts, prune what nobody can read any more. */

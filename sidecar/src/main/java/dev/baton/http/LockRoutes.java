@@ -90,6 +90,8 @@ final class LockRoutes {
         String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation", body.actor());
         String file = CanonicalPath.of(body.file(), body.cwd());
         Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
+        freed.ifPresent(lock -> baton.supervisorNotes().tell(lock.sessionId(), "the person supervising the agents took "
+                + HumanText.oneLine(file) + " from you (" + actor + "); check with `baton check` before editing it again."));
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
         reply.put("released", freed.isPresent());

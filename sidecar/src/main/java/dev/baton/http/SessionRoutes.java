@@ -123,6 +123,10 @@ final class SessionRoutes {
                     "session " + id + " is not registered (it may have ended already)"));
             return baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, actor);
         });
+        if (actor != null) {
+            baton.supervisorNotes().tell(id, "the person supervising the agents ended your session (" + actor + ") and freed "
+                    + released.size() + " file(s) it held; lock a file again by editing it.");
+        }
         Bodies.reply(ctx, Map.of("session_id", id, "released", released));
     }
 

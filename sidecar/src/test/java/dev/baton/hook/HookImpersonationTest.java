@@ -58,6 +58,31 @@ class HookImpersonationTest extends HookFixture {
         assertThat(harness.holderOf(CART)).isEmpty(); // its own turn end released its clean file
     }
 
+    @Test
+    void aSessionIsToldOnItsNextHookCallThatTheSupervisorTookItsFile() throws Exception {
+        String edit = harness.sample("claude-pretooluse-edit.json");
+        String cart = harness.repo().path(CART).toString();
+        try (Agent victim = new Agent(harness)) {
+            assertThat(victim.hook("PreToolUse", edit).exit()).isZero();
+            String supervisor = harness.home().readSupervisorToken().orElseThrow();
+            java.net.http.HttpResponse<String> freed = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + harness.home().readEndpoint().orElseThrow()
+                                    + "/v1/locks/force-release"))
+                            .header("Authorization", "Bearer " + supervisor).header("Content-Type", "application/json")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"file\":\"" + cart + "\",\"actor\":\"alice\"}"))
+                            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(freed.statusCode()).as(freed.body()).isEqualTo(200);
+
+            ScriptRun next = victim.hook("PreToolUse", edit.replace(cart, harness.repo().path(ORDER).toString()));
+
+            assertThat(next.exit()).isZero();
+            assertThat(next.stdout()).contains("the person supervising the agents took").contains("Cart.java")
+                    .contains("supervisor alice (pid " + ProcessHandle.current().pid());
+            assertThat(victim.hook("PreToolUse", edit.replace(cart, harness.repo().path(ORDER).toString())).stdout())
+                    .doesNotContain("supervising"); // told once
+        }
+    }
+
     private List<AuditEntry> refusals() {
         return harness.baton().ledger().read(world -> harness.baton().ledger().store().auditSince(0, 1000))
                 .stream().filter(entry -> entry.action().equals("impersonation-refused")).toList();
