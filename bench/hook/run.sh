@@ -53,11 +53,11 @@ for _ in $(seq 100); do [[ -s $BATON_HOME/endpoint ]] && break; sleep 0.1; done
 [[ -s $BATON_HOME/endpoint ]] || { cat "$work/sidecar.log" >&2; exit 2; }
 endpoint=$(<"$BATON_HOME/endpoint")
 token=$(<"$BATON_HOME/token")
-# Releasing acts for session A: the proof is this process, started (like the hooks) below A's agent process.
+# Releasing acts for session A: the proof is curl's connection, made (like the hooks') below A's agent process.
 cat >"$work/release-a.sh" <<REL
 #!/usr/bin/env bash
 curl -sf -o /dev/null -H 'Authorization: Bearer $token' -H 'Content-Type: application/json' \\
-  -H "X-Baton-Caller-Pid: \$\$" -d '{"session_id":"$session_a","all":true}' http://$endpoint/v1/locks/release
+  -d '{"session_id":"$session_a","all":true}' http://$endpoint/v1/locks/release
 REL
 chmod +x "$work/release-a.sh"
 

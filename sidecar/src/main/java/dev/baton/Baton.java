@@ -17,6 +17,7 @@ import dev.baton.state.Ledger;
 import dev.baton.state.Store;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 /** The domain of one sidecar, wired: the ledger and the tables that change it. Adapters take this. */
 public final class Baton implements AutoCloseable {
@@ -94,6 +95,7 @@ public final class Baton implements AutoCloseable {
     public NoticeSource notices() {
         return notices;
     }
+
 
     /** The sweeper's coordination work: record negotiation timeouts, prune what nobody can read any more. */
     public void sweepCoordination() {

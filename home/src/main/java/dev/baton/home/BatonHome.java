@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
@@ -28,6 +29,11 @@ public final class BatonHome {
 
     public static final int DEFAULT_PORT = 7433;
     public static final String LOOPBACK = "127.0.0.1";
+
+    /** A token shorter than this (hex characters) is refused: the sidecar writes 64. */
+    public static final int MIN_TOKEN_LENGTH = 32;
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
 
     private static final Pattern ENDPOINT = Pattern.compile("127\\.0\\.0\\.1:([0-9]{1,5})");
 
@@ -70,6 +76,11 @@ public final class BatonHome {
         return dir.resolve("token");
     }
 
+    /** The supervisor's credential: the dashboard and {@code baton … --supervisor} send it instead of the token. */
+    public Path supervisorTokenFile() {
+        return dir.resolve("supervisor-token");
+    }
+
     public Path pidFile() {
         return dir.resolve("sidecar.pid");
     }
@@ -82,7 +93,10 @@ public final class BatonHome {
         return dir.resolve("sidecar.lock");
     }
 
-    /** Creates the directory owner-only, or refuses one that others may write (they could swap the token). */
+    /**
+     * Creates the directory owner-only, or refuses one that is not: owned by another user, or open to others in any
+     * way (they could read the token or the database, or swap the token). The message says how to fix it.
+     */
     public void prepare() throws IOException {
         if (!Files.exists(dir)) {
             Files.createDirectories(dir.getParent());
@@ -92,10 +106,34 @@ public final class BatonHome {
                 // another process created it first; the check below still applies
             }
         }
+        UserPrincipal owner = Files.getOwner(dir);
+        UserPrincipal me = dir.getFileSystem().getUserPrincipalLookupService()
+                .lookupPrincipalByName(System.getProperty("user.name"));
+        if (!owner.equals(me)) {
+            throw new IOException(dir + " belongs to " + owner.getName() + ", not to " + me.getName() + "; Baton keeps its"
+                    + " token and database there, so it must be yours: use another BATON_HOME, or `chown " + me.getName()
+                    + " " + dir + "` if it should be yours");
+        }
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
-        if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
-            throw new IOException(dir + " is writable by other users (" + PosixFilePermissions.toString(permissions)
+        if (!OWNER_ONLY_DIR.containsAll(permissions)) {
+            throw new IOException(dir + " is open to other users (" + PosixFilePermissions.toString(permissions)
                     + "); run `chmod 700 " + dir + "` and start again");
+        }
+    }
+
+    /** Makes a file of the home readable and writable by its owner only, creating it empty if it is missing. */
+    public void ownerOnly(Path file) throws IOException {
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
+        } catch (FileAlreadyExistsException exists) {
+            Files.setPosixFilePermissions(file, OWNER_ONLY_FILE);
+        }
+    }
+
+    /** Like {@link #ownerOnly}, for a file that may not exist yet (it is left missing then). */
+    public void ownerOnlyIfPresent(Path file) throws IOException {
+        if (Files.exists(file)) {
+            Files.setPosixFilePermissions(file, OWNER_ONLY_FILE);
         }
     }
 
@@ -104,12 +142,24 @@ public final class BatonHome {
      * 32 random bytes, hex, one line, in a file that only the owner can read from the moment it exists.
      */
     public String ensureToken() throws IOException {
+        return ensureSecret(tokenFile());
+    }
+
+    /** The supervisor's token, created like the agents' token; only the person's own tools read it. */
+    public String ensureSupervisorToken() throws IOException {
+        return ensureSecret(supervisorTokenFile());
+    }
+
+    public Optional<String> readSupervisorToken() throws IOException {
+        return readLine(supervisorTokenFile());
+    }
+
+    private String ensureSecret(Path file) throws IOException {
         prepare();
-        Path file = tokenFile();
         if (!Files.exists(file)) {
             byte[] bytes = new byte[32];
             new SecureRandom().nextBytes(bytes);
-            Path temp = Files.createTempFile(dir, "token", ".tmp",
+            Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(temp, HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.US_ASCII);
             try {
@@ -119,7 +169,19 @@ public final class BatonHome {
                 Files.deleteIfExists(temp);
             }
         }
-        return readToken().orElseThrow(() -> new IOException("the token file " + file + " is empty"));
+        String secret = readLine(file).orElseThrow(() -> new IOException("the token file " + file + " is empty; delete it"
+                + " and start again to have a new one made"));
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        if (!OWNER_ONLY_FILE.containsAll(permissions)) {
+            throw new IOException("the token file " + file + " is open to other users (" + PosixFilePermissions.toString(permissions)
+                    + "), so they may know it; delete it and start again to have a new one made (then run `baton install`"
+                    + " again so the agents' settings get it)");
+        }
+        if (secret.length() < MIN_TOKEN_LENGTH) {
+            throw new IOException("the token in " + file + " is " + secret.length() + " characters long, too short to keep"
+                    + " others out (at least " + MIN_TOKEN_LENGTH + "); delete it and start again to have a new one made");
+        }
+        return secret;
     }
 
     public Optional<String> readToken() throws IOException {

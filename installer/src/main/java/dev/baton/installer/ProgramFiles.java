@@ -89,14 +89,14 @@ final class ProgramFiles {
     }
 
     /**
-     * The launcher runs the program with the JVM options {@code bin/baton} uses: the serial collector, the
+     * The launcher runs the program with the JVM options {@code bin/baton} uses: the serial collector, a fixed heap, the
      * class-data archive when there is one, and for every command but {@code serve} (short-lived) the first
      * JIT tier only.
      */
     static String launcherText(InstallLayout layout, ProgramSource program, Path runs) {
         StringBuilder text = new StringBuilder("#!/usr/bin/env bash\n")
                 .append(LAUNCHER_MARK).append(", written by `baton install`; `baton uninstall --purge` removes it.\n")
-                .append("opts=(-XX:+UseSerialGC -Xshare:auto)\n");
+                .append("opts=(-XX:+UseSerialGC -Xshare:auto -Xmx768m)\n");
         String target;
         if (program.isJar()) {
             text.append("jar=").append(doubleQuoted(runs.toString())).append("\n")

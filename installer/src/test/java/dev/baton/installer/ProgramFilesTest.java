@@ -38,7 +38,7 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(read(launcher)).isEqualTo("""
                 #!/usr/bin/env bash
                 # Baton launcher, written by `baton install`; `baton uninstall --purge` removes it.
-                opts=(-XX:+UseSerialGC -Xshare:auto)
+                opts=(-XX:+UseSerialGC -Xshare:auto -Xmx768m)
                 jar="%s"
                 if [[ -f "${jar%%.jar}.jsa" ]]; then opts+=("-XX:SharedArchiveFile=${jar%%.jar}.jsa" -Xlog:cds*=off -Xlog:class+path=off); fi
                 if [[ "${1:-}" != serve ]]; then opts+=(-XX:TieredStopAtLevel=1); fi
@@ -77,7 +77,7 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
-                "-Xmx64m", "-Dbaton.quiet=true", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+                "-Xmx64m", "-Dbaton.quiet=true", "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx768m", "-XX:TieredStopAtLevel=1",
                 "-jar", machine.layout().installedJar().toString(), "status", "--json");
     }
 
@@ -91,7 +91,7 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
-                "-XX:+UseSerialGC", "-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
+                "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx768m", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
                 "-Xlog:class+path=off", "-jar", machine.layout().installedJar().toString(), "serve");
     }
 

@@ -39,8 +39,8 @@ final class ForceReleaseCommand extends SidecarCommands implements Callable<Inte
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("file", file);
             body.put("cwd", LockCommands.cwd());
-            body.put("actor", "supervisor:" + (actor != null ? actor : env().getOrDefault("USER", "unknown")));
-            JsonNode reply = client().post("/v1/locks/force-release", body, Duration.ofSeconds(10));
+            body.put("actor", actor != null ? actor : env().getOrDefault("USER", "unknown"));
+            JsonNode reply = SidecarClient.connectAsSupervisor(home()).post("/v1/locks/force-release", body, Duration.ofSeconds(10));
             Output.print(out, reply, json, () -> {
                 if (reply.path("released").asBoolean()) {
                     out.println("released " + Output.relative(reply.path("file").asText()) + " (it was held by session "

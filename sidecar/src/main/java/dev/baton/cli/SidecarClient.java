@@ -3,14 +3,18 @@ package dev.baton.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.home.BatonHome;
 import dev.baton.http.Json;
+import dev.baton.http.LoopbackPeer;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /** The CLI's view of the sidecar: finds it through BATON_HOME's endpoint and token files. */
 final class SidecarClient {
@@ -36,14 +40,55 @@ final class SidecarClient {
     }
 
     static SidecarClient connect(BatonHome home) {
+        return connect(home, false);
+    }
+
+    /**
+     * A client that sends the supervisor's token rather than the agents'. Refused inside an agent's process tree:
+     * the supervisor is the person, and an agent running {@code baton … --supervisor} in its shell is not.
+     */
+    static SidecarClient connectAsSupervisor(BatonHome home) {
+        SidecarClient agentsClient = connect(home, false);
+        CallerSession.agentAncestor(agentsClient).ifPresent(session -> {
+            throw new CliException("--supervisor is refused here: this command runs inside the process tree of agent"
+                    + " session " + session + "; the supervisor's actions are for a person, from a terminal of their own"
+                    + " (or the dashboard)");
+        });
+        return connect(home, true);
+    }
+
+    private static SidecarClient connect(BatonHome home, boolean supervisor) {
         try {
             String endpoint = home.readEndpoint().orElseThrow(() -> new CliException(
                     "no sidecar is running for " + home.dir() + " (no endpoint file); start it with `baton serve`"));
-            String token = home.readToken().orElseThrow(() -> new CliException(
-                    "the token file " + home.tokenFile() + " is missing; start the sidecar with `baton serve`"));
+            requireOurs(home);
+            String token = (supervisor ? home.readSupervisorToken() : home.readToken()).orElseThrow(() -> new CliException(
+                    "the token file " + (supervisor ? home.supervisorTokenFile() : home.tokenFile())
+                            + " is missing; start the sidecar with `baton serve`"));
             return new SidecarClient("http://" + endpoint, token);
         } catch (IOException e) {
             throw new CliException("cannot read " + home.dir() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The token goes only to this BATON_HOME's sidecar: the process in {@code sidecar.pid} is alive, is this user's,
+     * and holds the listening socket of the endpoint. After a crash the endpoint file may remain while another
+     * process (another user's, even) has its port; that is "not running", not a sidecar to send the token to.
+     */
+    private static void requireOurs(BatonHome home) throws IOException {
+        String notRunning = "no sidecar is running for " + home.dir() + " (its endpoint file is left from one that stopped";
+        java.util.OptionalLong pid = home.readPid();
+        Optional<Integer> port = home.readEndpointPort();
+        if (pid.isEmpty() || port.isEmpty() || ProcessHandle.of(pid.getAsLong()).isEmpty()) {
+            throw new CliException(notRunning + "); start it with `baton serve`");
+        }
+        Path proc = Path.of("/proc", Long.toString(pid.getAsLong()));
+        if (Files.exists(proc) && !Files.getOwner(proc).getName().equals(System.getProperty("user.name"))) {
+            throw new CliException(notRunning + ", and pid " + pid.getAsLong() + " is another user's); start it with `baton serve`");
+        }
+        if (!LoopbackPeer.listensOn(pid.getAsLong(), port.get())) {
+            throw new CliException(notRunning + ", and port " + port.get() + " is not the sidecar's); start it with `baton serve`");
         }
     }
 

@@ -36,8 +36,9 @@ public final class HookRoutes {
 
     private void handle(Context ctx) {
         String agent = Bodies.requiredQuery(ctx, "agent");
+        HookCaller caller = HookCaller.of(ctx, ppid(ctx.queryParam("ppid")));
         HookOutput output = service.handle(new HookService.HookRequest(agent, ctx.queryParam("event"),
-                ppid(ctx.queryParam("ppid")), ctx.bodyAsBytes()));
+                caller.ppid(), ctx.bodyAsBytes(), caller.peer()));
         byte[] text = output.text().getBytes(StandardCharsets.UTF_8);
         ctx.status(200);
         ctx.header(EXIT_HEADER, Integer.toString(output.exitCode()));

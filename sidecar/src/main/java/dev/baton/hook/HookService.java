@@ -8,6 +8,7 @@ import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.negotiation.Negotiation;
+import dev.baton.session.ConnectionPeer;
 import dev.baton.session.Registered;
 import dev.baton.shell.ShellGuard;
 import dev.baton.shell.ShellSettings;
@@ -54,8 +55,11 @@ final class HookService {
                 scope::locks, PatchPaths::of, hostName()), sessions, notices);
     }
 
-    /** One hook call as the script sends it: the agent it was installed for, the event, its parent pid, the payload. */
-    record HookRequest(String agent, String event, long ppid, byte[] body) {
+    /**
+     * One hook call as the script sends it: the agent it was installed for, the event, its parent pid (checked
+     * against the kernel's view of the connection), the payload, and the process behind the connection.
+     */
+    record HookRequest(String agent, String event, long ppid, byte[] body, ConnectionPeer caller) {
     }
 
     HookOutput handle(HookRequest request) {
@@ -66,6 +70,12 @@ final class HookService {
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
+        if (call.event() != EventKind.OTHER) {
+            String main = sessions.mainIdIfKnown(call, request.ppid());
+            if (main != null) {
+                baton.sessions().requireHookCaller(main, request.caller(), request.ppid() > 0);
+            }
+        }
         HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid()) : switch (call.event()) {
             case SESSION_START -> sessionStart(call, dialect, request.ppid());
             case PRE_TOOL -> preTool(call, dialect, request.ppid());

@@ -1,23 +1,22 @@
 package dev.baton.http;
 
 import dev.baton.Baton;
+import dev.baton.session.ConnectionPeer;
+import dev.baton.session.ProcessAncestry;
+import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
 import dev.baton.session.SessionProof;
-import dev.baton.state.BatonException;
 import io.javalin.http.Context;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import java.util.Optional;
 
 /**
- * Who an agent-side request acts for: the session named in the request, proved by headers (never
- * the URL, which ends up in logs) — the session's key, or the calling process for the sidecar to
- * check against the session's agent process.
+ * Who an agent-side request acts for: the session named in the request, proved by its key in a header (never
+ * the URL, which ends up in logs), or else by the connection itself, whose process the sidecar asks the kernel
+ * for. Nothing the caller writes about its own process counts.
  */
 public final class Callers {
 
     public static final String KEY_HEADER = "X-Baton-Key";
-    public static final String CALLER_PID_HEADER = "X-Baton-Caller-Pid";
-    public static final String CALLER_START_HEADER = "X-Baton-Caller-Start";
 
     private Callers() {
     }
@@ -31,25 +30,22 @@ public final class Callers {
         if (key != null && !key.isBlank()) {
             return new SessionProof.Key(key.trim());
         }
-        String pid = ctx.header(CALLER_PID_HEADER);
-        if (pid == null || pid.isBlank()) {
-            return null;
-        }
-        long parsed;
-        try {
-            parsed = Long.parseLong(pid.trim());
-        } catch (NumberFormatException e) {
-            throw BatonException.invalid(CALLER_PID_HEADER + " must be a process id, was '" + pid + "'");
-        }
-        if (parsed <= 0) {
-            throw BatonException.invalid(CALLER_PID_HEADER + " must be positive, was " + parsed);
-        }
-        String start = ctx.header(CALLER_START_HEADER);
-        try {
-            return new SessionProof.Descendant(parsed, start == null || start.isBlank() ? null : Instant.parse(start.trim()));
-        } catch (DateTimeParseException e) {
-            throw BatonException.invalid(CALLER_START_HEADER + " must be an ISO-8601 instant, was '" + start + "'");
-        }
+        return new SessionProof.Peer(LoopbackPeer.of(ctx));
+    }
+
+    /** The process behind the request's connection, as the kernel names it when asked. */
+    public static ConnectionPeer peer(Context ctx) {
+        return LoopbackPeer.of(ctx);
+    }
+
+    /** The process behind the request's connection; the children of {@code parentHint} are looked at first. */
+    public static Optional<ProcessIdentity> process(Context ctx, long parentHint) {
+        return peer(ctx).find(ProcessAncestry.children(parentHint));
+    }
+
+    /** True where the kernel can name the process behind a connection (Linux). */
+    public static boolean kernelNamesPeers(Context ctx) {
+        return LoopbackPeer.of(ctx) != ConnectionPeer.UNKNOWN;
     }
 
     /** The session's own directory is where its relative paths start, unless the request names one. */

@@ -10,6 +10,7 @@ import io.javalin.http.HttpResponseException;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
+import org.eclipse.jetty.server.handler.EagerContentHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,12 @@ public final class HttpApi implements AutoCloseable {
 
     /** A hook for a large Write carries the whole file; 64 MiB must pass, a 100 MiB body is refused. */
     public static final long MAX_BODY_BYTES = 80L * 1024 * 1024;
+    /** What the bodies read at one time may declare together; with the copies parsing makes, it fits the heap set by the launchers. */
+    public static final long BODY_BUDGET_BYTES = 160L * 1024 * 1024;
+    /** A client sending its request slower than this is cut off, so a trickling body holds nothing for long. */
+    static final long MIN_REQUEST_BYTES_PER_SECOND = 16 * 1024;
+    /** A connection that sends nothing for this long is closed (Jetty's idle timeout). */
+    static final long IDLE_TIMEOUT_MILLIS = 30_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
 
@@ -33,8 +40,9 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /** Starts serving; {@code extraRoutes} lets other adapters (hooks, MCP, events) mount their routes. */
-    public static HttpApi start(Baton baton, String token, int port, List<Consumer<RoutesConfig>> extraRoutes) {
-        RequestGuard guard = new RequestGuard(token);
+    public static HttpApi start(Baton baton, String token, String supervisorToken, int port,
+                                List<Consumer<RoutesConfig>> extraRoutes) {
+        RequestGuard guard = new RequestGuard(token, supervisorToken);
         Instant startedAt = baton.clock().instant();
         Javalin app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";
@@ -43,6 +51,16 @@ public final class HttpApi implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
+            config.jetty.modifyHttpConfiguration(http -> {
+                http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_SECOND);
+                http.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+            });
+            // The body is read whole, asynchronously, before a route runs: a slow client holds no thread meanwhile.
+            config.jetty.modifyServletContextHandler(context -> {
+                context.insertHandler(new EagerContentHandler(new EagerContentHandler.RetainedContentLoaderFactory(
+                        MAX_BODY_BYTES, -1, true)));
+                context.insertHandler(new BodyBudget(MAX_BODY_BYTES, BODY_BUDGET_BYTES));
+            });
             RoutesConfig routes = config.routes;
             routes.before(ctx -> guard.check(ctx, !ctx.path().equals("/v1/health")));
             // Read the body even where no route wants it: answered before its body arrived, a request leaves Jetty
@@ -65,6 +83,11 @@ public final class HttpApi implements AutoCloseable {
             });
             routes.exception(HttpResponseException.class, (e, ctx) -> replyHttpError(ctx, e.getStatus(), e.getMessage()));
             routes.exception(Exception.class, (e, ctx) -> {
+                if (JsonErrorHandler.shown(500, e) != 500) { // the client's request could not be read: its fault
+                    Bodies.reply(ctx, 400, ApiError.of(ErrorCode.VALIDATION, "the request could not be read ("
+                            + e.getMessage() + "); a body must be as long as its Content-Length says"));
+                    return;
+                }
                 LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
                 Bodies.reply(ctx, 500, ApiError.of(ErrorCode.INTERNAL,
                         "the sidecar failed on this request (" + e.getClass().getSimpleName() + "); see sidecar.log"));

@@ -87,8 +87,8 @@ final class LockRoutes {
 
     private void forceRelease(Context ctx) {
         ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
+        String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation", body.actor());
         String file = CanonicalPath.of(body.file(), body.cwd());
-        String actor = body.actor() == null || body.actor().isBlank() ? "api" : body.actor();
         Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);

@@ -10,17 +10,20 @@ import java.util.Set;
 
 /**
  * The checks every request passes before it reaches a route: a loopback Host (DNS rebinding),
- * no foreign Origin (a web page in the user's browser), and the bearer token (other local users).
+ * no foreign Origin (a web page in the user's browser), and the bearer token (other local users): the agents'
+ * token, or the supervisor's, which marks the request as the supervising person's.
  */
 final class RequestGuard {
 
     private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
 
     private final byte[] token;
+    private final byte[] supervisorToken;
     private volatile int port;
 
-    RequestGuard(String token) {
+    RequestGuard(String token, String supervisorToken) {
         this.token = token.getBytes(StandardCharsets.US_ASCII);
+        this.supervisorToken = supervisorToken.getBytes(StandardCharsets.US_ASCII);
     }
 
     void port(int actualPort) {
@@ -30,8 +33,8 @@ final class RequestGuard {
     void check(Context ctx, boolean needsToken) {
         checkHost(ctx.header("Host"));
         checkOrigin(ctx.header("Origin"));
-        if (needsToken) {
-            checkToken(ctx.header("Authorization"));
+        if (needsToken && checkToken(ctx.header("Authorization"))) {
+            ctx.attribute(Supervisor.ATTRIBUTE, true);
         }
     }
 
@@ -62,14 +65,19 @@ final class RequestGuard {
         }
     }
 
-    void checkToken(String authorization) {
+    /** Throws unless the request carries a token; true when it is the supervisor's. */
+    boolean checkToken(String authorization) {
         if (authorization == null || !authorization.startsWith("Bearer ")) {
             throw new BatonException(ErrorCode.UNAUTHORIZED,
                     "missing 'Authorization: Bearer <token>'; the token is in $BATON_HOME/token");
         }
         byte[] given = authorization.substring("Bearer ".length()).trim().getBytes(StandardCharsets.US_ASCII);
+        if (MessageDigest.isEqual(given, supervisorToken)) {
+            return true;
+        }
         if (!MessageDigest.isEqual(given, token)) {
             throw new BatonException(ErrorCode.UNAUTHORIZED, "wrong token; read it again from $BATON_HOME/token");
         }
+        return false;
     }
 }

@@ -48,6 +48,9 @@ final class SessionRoutes {
         if (repoRoot == null && cwd != null) {
             repoRoot = RepoRoot.of(Path.of(cwd)).map(Path::toString).orElse(null);
         }
+        if (body.sessionId() != null && baton.sessions().find(body.sessionId()).isPresent()) {
+            Callers.verify(baton, ctx, body.sessionId()); // refreshing a session is acting for it
+        }
         Registered registered = baton.sessions().register(new Registration(body.sessionId(), agent, process,
                 body.host(), cwd, repoRoot, body.name(), body.parentId()));
         Map<String, Object> reply = new java.util.LinkedHashMap<>();
@@ -108,9 +111,13 @@ final class SessionRoutes {
         Bodies.reply(ctx, view(session));
     }
 
+    /** Ending a session is its own call (its key, or its agent's process) or the supervisor's, who is audited as such. */
     private void end(Context ctx) {
         String id = ctx.pathParam("id");
-        String actor = ctx.queryParam("actor");
+        String actor = Supervisor.is(ctx) ? Supervisor.actor(ctx, ctx.queryParam("actor")) : null;
+        if (actor == null) {
+            Callers.verify(baton, ctx, id);
+        }
         List<String> released = baton.ledger().write(tx -> {
             Session session = tx.world().session(id).orElseThrow(() -> BatonException.notFound(
                     "session " + id + " is not registered (it may have ended already)"));

@@ -30,8 +30,11 @@ public final class CanonicalPath {
         if (raw.length() > MAX_LENGTH) {
             throw BatonException.invalid("a file path is " + raw.length() + " characters long; the limit is " + MAX_LENGTH);
         }
-        if (raw.indexOf('\0') >= 0 || (cwd != null && cwd.indexOf('\0') >= 0)) {
-            throw BatonException.invalid("a file path contains a NUL byte: " + printable(raw));
+        if (hasControl(raw) || (cwd != null && hasControl(cwd))) {
+            // A newline or an escape sequence in a path would forge lines or move the cursor in every listing.
+            String bad = hasControl(raw) ? raw : cwd;
+            throw BatonException.invalid("a file path contains " + (bad.indexOf('\0') >= 0 ? "a NUL byte"
+                    : "a control character (a newline, a tab, an escape…)") + ": " + printable(bad));
         }
         Path path;
         try {
@@ -90,8 +93,23 @@ public final class CanonicalPath {
         return normalised;
     }
 
+    private static boolean hasControl(String text) {
+        return text.chars().anyMatch(c -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029');
+    }
+
+    /** The path as it can be shown on one line: control characters written as escapes. */
     private static String printable(String raw) {
         String shown = raw.length() > 200 ? raw.substring(0, 200) + "…" : raw;
-        return shown.replace("\0", "\\0");
+        StringBuilder out = new StringBuilder(shown.length());
+        shown.codePoints().forEach(c -> {
+            if (c == 0) {
+                out.append("\\0");
+            } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                out.append(String.format("\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
     }
 }

@@ -78,6 +78,9 @@ public final class HandOverNotices implements Ledger.Interceptor {
         if (actor.startsWith("supervisor:")) {
             return "the supervisor (" + actor.substring("supervisor:".length()) + ")";
         }
+        if (actor.startsWith("supervisor ")) { // the supervisor's credential: its name and process (http.Supervisor)
+            return "the " + actor;
+        }
         if (world.session(actor).isPresent()) {
             return Parties.describe(world, actor) + ", whose request timed out,";
         }

@@ -194,7 +194,7 @@ public final class Negotiations {
             if (mine.isEmpty()) {
                 throw new BatonException(ErrorCode.FORBIDDEN, "session " + requester.shortId()
                         + " has no open negotiation for " + file + "; only the requester of a negotiation that timed out may"
-                        + " force-release (ask first with `baton negotiate`; a supervisor uses `baton force-release --supervisor`)");
+                        + " force-release (ask first with `baton negotiate`; the person supervising the agents can free it from the dashboard)");
             }
             Negotiation eligible = mine.stream()
                     .filter(n -> n.status(tx.now()) == NegotiationStatus.TIMEOUT_ELIGIBLE)

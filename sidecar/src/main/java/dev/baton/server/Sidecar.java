@@ -76,10 +76,17 @@ public final class Sidecar implements AutoCloseable {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             String token = home.ensureToken();
+            // SQLite gives the -wal and -shm files the database file's mode, so one 0600 file covers all three
+            // whatever the umask; files left by an older version are narrowed too.
+            home.ownerOnly(home.database());
+            for (String suffix : List.of("-wal", "-shm")) {
+                home.ownerOnlyIfPresent(home.dir().resolve(home.database().getFileName() + suffix));
+            }
+            home.ownerOnlyIfPresent(home.logFile());
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl());
             opened.add(baton);
-            HttpApi api = HttpApi.start(baton, token, options.port(), adapters.apply(baton));
+            HttpApi api = HttpApi.start(baton, token, home.ensureSupervisorToken(), options.port(), adapters.apply(baton));
             opened.add(api);
             ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "baton-sweeper");

@@ -2,13 +2,13 @@ package dev.baton.session;
 
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
+import java.util.Optional;
 
 /**
- * Checks that an agent-side call acts for the session it names, before anything changes. The
- * bearer token already limits callers to the user's own processes; this keeps one agent from
- * acting for another (releasing its files, reading its inbox). A key is proof; a process claim is
- * checked against the OS process tree but is not bound to the connection, so it stops mistakes and
- * casual impersonation, not a local process set on forging it.
+ * Checks that an agent-side call acts for the session it names, before anything changes. The bearer token
+ * already limits callers to the user's own processes; this keeps one agent from acting for another (releasing
+ * its files, reading its inbox). Proof is the session's key, or the caller's connection: the kernel names the
+ * process holding it, and that process must descend from the session's agent process (pid and start instant).
  */
 public final class AgentIdentity {
 
@@ -30,13 +30,23 @@ public final class AgentIdentity {
         if (proof instanceof SessionProof.Key key) {
             return sessions.authenticate(sessionId, key.key());
         }
-        SessionProof.Descendant caller = (SessionProof.Descendant) proof;
+        ConnectionPeer connection = ((SessionProof.Peer) proof).connection();
         Session session = sessions.get(sessionId);
-        if (session.process() == null || !ProcessAncestry.descendsFrom(caller, session.process())) {
-            throw new BatonException(ErrorCode.UNAUTHORIZED, "process " + caller.pid() + " was not started by session "
+        if (!startedBy(session, connection)) {
+            throw new BatonException(ErrorCode.UNAUTHORIZED, "the process making this call was not started by session "
                     + session.id() + "'s agent" + (session.process() == null ? " (no agent process is recorded for it)" : "")
                     + "; run baton from that agent's shell, or pass --key with the key issued at registration");
         }
         return session;
+    }
+
+    /** True when the kernel shows the connection's process descends from the session's agent process. */
+    public static boolean startedBy(Session session, ConnectionPeer connection) {
+        ProcessIdentity agent = session.process();
+        if (agent == null || agent.startedAt() == null) {
+            return false;
+        }
+        Optional<ProcessIdentity> caller = connection.find(ProcessAncestry.selfAndDescendants(agent));
+        return caller.isPresent() && ProcessAncestry.descendsFrom(caller.get(), agent);
     }
 }

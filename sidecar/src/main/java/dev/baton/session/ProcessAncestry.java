@@ -3,6 +3,8 @@ package dev.baton.session;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 /** Walks a live process's parents, as the operating system reports them, to find a given process among them. */
 public final class ProcessAncestry {
@@ -15,29 +17,50 @@ public final class ProcessAncestry {
     }
 
     /**
-     * True when {@code caller} is running with the given start instant and {@code ancestor} is it
-     * or one of its ancestors (same pid and, when both are known, the same start instant).
+     * True when {@code caller} is running with its recorded start instant and {@code ancestor} is it or one of
+     * its ancestors, with the same start instant. A process whose start instant is unknown on either side is
+     * never a match: a pid alone may have been reused.
      */
-    public static boolean descendsFrom(SessionProof.Descendant caller, ProcessIdentity ancestor) {
+    public static boolean descendsFrom(ProcessIdentity caller, ProcessIdentity ancestor) {
+        if (caller == null || ancestor == null || caller.startedAt() == null || ancestor.startedAt() == null) {
+            return false;
+        }
         Optional<ProcessHandle> process = ProcessHandle.of(caller.pid());
         if (process.isEmpty() || !sameStart(caller.startedAt(), process.get().info().startInstant().orElse(null))) {
             return false;
         }
         for (int depth = 0; depth < MAX_DEPTH && process.isPresent(); depth++) {
             ProcessHandle handle = process.get();
-            if (handle.pid() == ancestor.pid()
-                    && sameStart(ancestor.startedAt(), handle.info().startInstant().orElse(null))) {
-                return true;
+            if (handle.pid() == ancestor.pid()) {
+                return sameStart(ancestor.startedAt(), handle.info().startInstant().orElse(null));
             }
             process = handle.parent();
         }
         return false;
     }
 
-    private static boolean sameStart(Instant claimed, Instant actual) {
-        if (claimed == null || actual == null) {
-            return true; // the OS could not tell; the pid has to do
+    /** The agent's process and every process below it: where a call from its shell comes from. */
+    public static LongStream selfAndDescendants(ProcessIdentity process) {
+        if (process == null) {
+            return LongStream.empty();
         }
-        return Duration.between(claimed, actual).abs().compareTo(START_TOLERANCE) <= 0;
+        return ProcessHandle.of(process.pid())
+                .map(handle -> Stream.concat(Stream.of(handle), handle.descendants()).mapToLong(ProcessHandle::pid))
+                .orElse(LongStream.empty());
+    }
+
+    /** Children of a process: the hook script is a child of the process it names as its parent. */
+    public static LongStream children(long pid) {
+        if (pid <= 0) {
+            return LongStream.empty();
+        }
+        return ProcessHandle.of(pid).map(handle -> handle.children().mapToLong(ProcessHandle::pid)).orElse(LongStream.empty());
+    }
+
+    static boolean sameStart(Instant recorded, Instant actual) {
+        if (recorded == null || actual == null) {
+            return false;
+        }
+        return Duration.between(recorded, actual).abs().compareTo(START_TOLERANCE) <= 0;
     }
 }

@@ -1,17 +1,15 @@
 package dev.baton.session;
 
-import java.time.Instant;
-
 /**
- * How a caller shows it acts for a session: the key issued at registration, or (for the CLI run
- * from the agent's shell) the caller's own process, of which the agent's process must be an ancestor.
+ * How a caller shows it acts for a session: the key issued at registration, or the connection itself, whose
+ * process the sidecar finds through the kernel and checks descends from the session's agent process.
  */
-public sealed interface SessionProof permits SessionProof.Key, SessionProof.Descendant {
+public sealed interface SessionProof permits SessionProof.Key, SessionProof.Peer {
 
     record Key(String key) implements SessionProof {
     }
 
-    /** The calling process, by pid and start instant (so a reused pid is not taken for it). */
-    record Descendant(long pid, Instant startedAt) implements SessionProof {
+    /** The caller's connection; the process behind it is looked up only when the proof is checked. */
+    record Peer(ConnectionPeer connection) implements SessionProof {
     }
 }

@@ -30,6 +30,7 @@ public final class SessionRegistry {
             Optional<Session> existing = tx.world().session(id);
             if (existing.isPresent()) {
                 Session old = existing.get();
+                refuseTakeover(old, registration.process());
                 Session refreshed = new Session(id, old.agent(),
                         registration.process() != null ? registration.process() : old.process(),
                         registration.host() != null ? registration.host() : old.host(),
@@ -49,6 +50,55 @@ public final class SessionRegistry {
             tx.audit("session-start", id, null, registration.agent().wireName(), null);
             return new Registered(created, key, true);
         });
+    }
+
+    /**
+     * A live session's id stays with its agent process: registering it again for another process (or giving a
+     * process to a session registered without one) is refused. An agent that exited may be resumed by a new one.
+     */
+    private static void refuseTakeover(Session old, ProcessIdentity process) {
+        if (process == null || sameProcess(old.process(), process)) {
+            return;
+        }
+        if (old.process() == null) {
+            throw new BatonException(ErrorCode.CONFLICT, "session " + old.shortId() + " was registered without an agent"
+                    + " process; it cannot be given one now (register a new session instead)");
+        }
+        ProcessIdentity running = ProcessIdentity.ofRunning(old.process().pid());
+        if (running != null && sameProcess(old.process(), running)) {
+            throw new BatonException(ErrorCode.CONFLICT, "session " + old.shortId() + " belongs to the running process "
+                    + old.process().pid() + "; another process (" + process.pid() + ") cannot take its id over");
+        }
+    }
+
+    private static boolean sameProcess(ProcessIdentity a, ProcessIdentity b) {
+        return a != null && b != null && a.pid() == b.pid()
+                && (a.startedAt() == null || b.startedAt() == null ? a.startedAt() == b.startedAt()
+                        : ProcessAncestry.sameStart(a.startedAt(), b.startedAt()));
+    }
+
+    /**
+     * A hook call acts for an existing session only when the kernel shows it comes from below the session's agent
+     * process. A session registered without an agent process (a hook call that named none) is not tied to one, so
+     * a call that names none either may act for it. Refusals are audited, naming the calling process.
+     */
+    public void requireHookCaller(String id, ConnectionPeer caller, boolean callNamesAgent) {
+        Optional<Session> existing = find(id);
+        if (existing.isEmpty()) {
+            return;
+        }
+        Session session = existing.get();
+        if (session.process() == null ? !callNamesAgent : AgentIdentity.startedBy(session, caller)) {
+            return;
+        }
+        String who = caller.find(java.util.stream.LongStream.empty()).map(p -> "pid " + p.pid()).orElse("an unknown process");
+        ledger.write(tx -> {
+            tx.audit("impersonation-refused", id, null, "hook call not from below the session's agent", who);
+            return null;
+        });
+        throw new BatonException(ErrorCode.FORBIDDEN, "this hook call names session " + session.shortId() + ", but it does"
+                + " not come from that session's agent process" + (session.process() == null ? "" : " (pid "
+                + session.process().pid() + ")") + "; a hook acts only for the agent that runs it");
     }
 
     public Session heartbeat(String id) {

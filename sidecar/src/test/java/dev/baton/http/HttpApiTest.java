@@ -292,7 +292,7 @@ class HttpApiTest {
         sidecar.register("a", "cli", null);
         acquire("a", List.of(file("x"), file("y")), 0);
 
-        JsonNode reply = sidecar.delete("/v1/sessions/a").body();
+        JsonNode reply = sidecar.sendAsSupervisor("DELETE", "/v1/sessions/a", null).body();
 
         assertThat(reply.path("released").size()).isEqualTo(2);
         assertThat(sidecar.get("/v1/sessions/a").status()).isEqualTo(404);
@@ -304,12 +304,12 @@ class HttpApiTest {
         sidecar.register("a", "cli", null);
         acquire("a", List.of(file("x")), 0);
 
-        JsonNode reply = sidecar.post("/v1/locks/force-release", Map.of("file", file("x"), "actor", "dashboard")).body();
+        JsonNode reply = sidecar.sendAsSupervisor("POST", "/v1/locks/force-release", Map.of("file", file("x"), "actor", "dashboard")).body();
 
         assertThat(reply.path("released").asBoolean()).isTrue();
         assertThat(reply.path("previous_holder").asText()).isEqualTo("a");
         JsonNode history = sidecar.get("/v1/history?file=" + file("x")).body().path("entries");
-        assertThat(history.get(0).path("actor").asText()).isEqualTo("dashboard");
+        assertThat(history.get(0).path("actor").asText()).startsWith("supervisor dashboard (pid " + ProcessHandle.current().pid());
         assertThat(history.get(0).path("reason").asText()).isEqualTo("forced");
     }
 

@@ -271,7 +271,12 @@ class NegotiationApiTest {
         Reply wrongKey = sidecar.post("/v1/negotiations", body, a.proof());
         assertThat(wrongKey.status()).isEqualTo(401);
         assertThat(wrongKey.errorCode()).isEqualTo("UNAUTHORIZED");
-        assertThat(sidecar.post("/v1/negotiations", body, Map.of()).status()).isEqualTo(401);
+        try (dev.baton.support.ChildProcess elsewhere = dev.baton.support.ChildProcess.sleeping()) {
+            // No key, from a process its agent (another process) did not start: this JVM's connection proves nothing.
+            Agent c = sidecar.register("c-elsewhere", elsewhere.pid());
+            Map<String, Object> asC = Map.of("session_id", c.id(), "file", "src/App.java", "reason", "mine now");
+            assertThat(sidecar.post("/v1/negotiations", asC, Map.of()).status()).isEqualTo(401);
+        }
         assertThat(sidecar.baton().negotiations().list(null, false)).isEmpty();
 
         String id = openRequest();

@@ -71,10 +71,7 @@ public final class CrashClient {
         this.script = Path.of(args[5]);
         this.editTemplate = viaHook ? Files.readString(Path.of(args[6])) : null;
         this.out = out;
-        if (viaHook) {
-            // The hook session's agent process is this one: the hook script is its child.
-            proof.put(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid()));
-        }
+        // A hook session's agent process is this one (the hook script is its child): its own connections prove it.
     }
 
     /** Arguments: SESSION api|hook REPO FILES BATON_HOME HOOK_SCRIPT EDIT_PAYLOAD_TEMPLATE. */

@@ -8,6 +8,7 @@ import dev.baton.http.Callers;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarOptions;
 import dev.baton.support.ChildProcess;
+import dev.baton.support.OtherUser;
 import dev.baton.support.TempSidecar;
 import java.io.IOException;
 import java.io.InputStream;
@@ -106,7 +107,7 @@ class SecurityTest {
                     "another session's key", Map.of(Callers.KEY_HEADER, sidecar.keyOf("b")),
                     "a made-up key", Map.of(Callers.KEY_HEADER, "k-not-a-real-key"),
                     "a process the session's agent did not start",
-                    Map.of(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid())));
+                    Map.of("X-Baton-Caller-Pid", Long.toString(ProcessHandle.current().pid())));
             impostors.forEach((who, proof) -> {
                 for (var call : List.of(
                         Map.of("path", "/v1/locks/release", "body", Map.of("session_id", "a", "all", true)),
@@ -134,7 +135,7 @@ class SecurityTest {
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxrwxrwx"));
 
         assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
-                .isInstanceOf(IOException.class).hasMessageContaining("writable by other users").hasMessageContaining("chmod 700");
+                .isInstanceOf(IOException.class).hasMessageContaining("open to other users").hasMessageContaining("chmod 700");
         assertThat(home.resolve("token")).doesNotExist();
     }
 
@@ -145,5 +146,66 @@ class SecurityTest {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh))).isEqualTo("rwx------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh.resolve("token")))).isEqualTo("rw-------");
         }
+    }
+
+    @Test
+    void aHomeOthersCanReadIsRefusedWithTheFixInTheMessage() throws Exception {
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
+                .isInstanceOf(IOException.class).hasMessageContaining("open to other users").hasMessageContaining("chmod 700 " + home);
+        assertThat(home.resolve("baton.db")).doesNotExist();
+    }
+
+    @Test
+    void aHomeOwnedByAnotherUserIsRefused() throws Exception {
+        String other = OtherUser.require();
+        Path theirs = home.resolve("theirs");
+        Files.createDirectory(theirs, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.setOwner(theirs, theirs.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(other));
+
+        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(theirs), 0)))
+                .isInstanceOf(IOException.class).hasMessageContaining("belongs to " + other).hasMessageContaining("chown");
+    }
+
+    @Test
+    void theDatabaseItsWalAndShmAndTheLogAreOwnerOnlyWhateverTheUmask() throws Exception {
+        Files.writeString(home.resolve("sidecar.log"), "an old log\n");
+        Files.setPosixFilePermissions(home.resolve("sidecar.log"), PosixFilePermissions.fromString("rw-r--r--"));
+        try (TempSidecar sidecar = TempSidecar.start(home)) {
+            sidecar.register("a", "cli", null);
+            sidecar.postAs("a", "/v1/messages", Map.of("session_id", "a", "to", "a", "text", "private"));
+
+            for (String file : List.of("baton.db", "baton.db-wal", "baton.db-shm", "sidecar.log", "token", "supervisor-token")) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve(file)))).as(file)
+                        .isEqualTo("rw-------");
+            }
+        }
+    }
+
+    @Test
+    void anotherUserCanReadNothingInTheHome() throws Exception {
+        OtherUser.require();
+        try (TempSidecar sidecar = TempSidecar.start(home)) {
+            sidecar.register("a", "cli", null);
+            for (String file : List.of("baton.db", "baton.db-wal", "token", "supervisor-token")) {
+                OtherUser.Result read = OtherUser.runAs("cat '" + home.resolve(file) + "' > /dev/null");
+                assertThat(read.exit()).as("%s: %s", file, read.output()).isNotZero();
+            }
+        }
+    }
+
+    @Test
+    void aShortTokenOrOneOthersCanReadIsRefused() throws Exception {
+        Path token = home.resolve("token");
+        Files.writeString(token, "abcd\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
+                .isInstanceOf(IOException.class).hasMessageContaining("too short");
+
+        Files.writeString(token, "0123456789abcdef".repeat(4) + "\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
+                .isInstanceOf(IOException.class).hasMessageContaining("open to other users").hasMessageContaining("delete it");
     }
 }

@@ -120,8 +120,11 @@ public final class RunningSidecar implements AutoCloseable {
         return post("/v1/locks/release", Map.of("session_id", session, "files", List.of(file)), proof(session));
     }
 
+    /** The session ends itself: the call carries its key. */
     public JsonNode endSession(String session) {
-        return send(HttpRequest.newBuilder(uri("/v1/sessions/" + session)).DELETE());
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/sessions/" + session)).DELETE();
+        proof(session).forEach(request::header);
+        return send(request);
     }
 
     public JsonNode get(String path) {

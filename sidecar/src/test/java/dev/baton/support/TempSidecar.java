@@ -115,6 +115,20 @@ public final class TempSidecar implements AutoCloseable {
         return key;
     }
 
+    /** A request made with the supervisor's token, as the dashboard and {@code baton … --supervisor} make them. */
+    public Reply sendAsSupervisor(String method, String path, Object body) {
+        try {
+            String supervisor = new BatonHome(home).readSupervisorToken().orElseThrow();
+            HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(json(body));
+            return send(HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + supervisor).header("Content-Type", "application/json")
+                    .method(method, publisher).build());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(URI.create(base() + path))
                 .timeout(Duration.ofSeconds(60))

@@ -44,8 +44,11 @@ public interface SidecarLocator {
                 try {
                     String endpoint = home.readEndpoint().orElseThrow(() -> new SidecarUnavailableException(
                             "no sidecar is running for " + dir + " (no endpoint file); start one with `baton serve`"));
-                    String token = home.readToken().orElseThrow(() -> new SidecarUnavailableException(
-                            "the token file " + home.tokenFile() + " is missing; start the sidecar with `baton serve`"));
+                    // The supervisor's token: the dashboard's actions (freeing a lock, ending a session) are the person's.
+                    java.util.Optional<String> supervisor = home.readSupervisorToken();
+                    String token = supervisor.isPresent() ? supervisor.get() : home.readToken().orElseThrow(() ->
+                            new SidecarUnavailableException("the token file " + home.tokenFile()
+                                    + " is missing; start the sidecar with `baton serve`"));
                     return SidecarAddress.of(endpoint, token);
                 } catch (IOException e) {
                     throw new SidecarUnavailableException("cannot read " + dir + ": " + e.getMessage());

@@ -3,7 +3,6 @@ package dev.baton.dashboard.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.dashboard.protocol.WireJson;
 import dev.baton.home.BatonHome;
-import dev.baton.http.Callers;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
@@ -28,7 +27,7 @@ final class LiveSidecar implements AutoCloseable {
      * the way an agent's own calls do: by being that process.
      */
     private static final Map<String, String> AS_THE_AGENT =
-            Map.of(Callers.CALLER_PID_HEADER, Long.toString(ProcessHandle.current().pid()));
+            Map.of();
 
     private final Path homeDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();

@@ -1,0 +1,30 @@
+package dev.baton.hook;
+
+import dev.baton.http.Callers;
+import dev.baton.session.ConnectionPeer;
+import dev.baton.session.ProcessIdentity;
+import io.javalin.http.Context;
+import java.util.Optional;
+
+/**
+ * The hook script behind a hook call, as the kernel reports it: the process holding the connection and its
+ * parent, which is the pid the agent's session is found from. The {@code ppid} the script sends is only a hint
+ * for where to look; where the kernel cannot name the connection's process (not Linux), it is taken as sent.
+ */
+record HookCaller(long ppid, ConnectionPeer peer) {
+
+    static HookCaller of(Context ctx, long claimedPpid) {
+        if (!Callers.kernelNamesPeers(ctx)) {
+            ProcessIdentity claimed = claimedPpid > 0 ? ProcessIdentity.ofRunning(claimedPpid) : null;
+            return new HookCaller(claimedPpid, hints -> Optional.ofNullable(claimed));
+        }
+        if (claimedPpid <= 0) {
+            return new HookCaller(0, Callers.peer(ctx));
+        }
+        long parent = Callers.process(ctx, claimedPpid)
+                .flatMap(script -> ProcessHandle.of(script.pid()).flatMap(ProcessHandle::parent))
+                .map(ProcessHandle::pid)
+                .orElse(0L);
+        return new HookCaller(parent, Callers.peer(ctx));
+    }
+}

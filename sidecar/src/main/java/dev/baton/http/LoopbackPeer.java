@@ -1,0 +1,153 @@
+package dev.baton.http;
+
+import dev.baton.session.ConnectionPeer;
+import dev.baton.session.ProcessIdentity;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.LongStream;
+
+/**
+ * The process at the other end of a loopback TCP connection, from Linux's own tables: the client's port in
+ * {@code /proc/net/tcp} and {@code tcp6} gives the socket's inode, and the process holding that inode in
+ * {@code /proc/PID/fd} is the caller. No library exposes this (the JDK gives the peer's port, not its process),
+ * hence the hand-written reads.
+ */
+public final class LoopbackPeer implements ConnectionPeer {
+
+    private static final Path PROC = Path.of("/proc");
+    private static final List<Path> TABLES = List.of(PROC.resolve("net/tcp"), PROC.resolve("net/tcp6"));
+    private static final String ATTRIBUTE = "baton.peer";
+
+    private final int clientPort;
+    private final int serverPort;
+    private Optional<ProcessIdentity> found;
+
+    private LoopbackPeer(int clientPort, int serverPort) {
+        this.clientPort = clientPort;
+        this.serverPort = serverPort;
+    }
+
+    /** The peer of the request's connection, looked up at most once per request. */
+    static ConnectionPeer of(Context ctx) {
+        ConnectionPeer peer = ctx.attribute(ATTRIBUTE);
+        if (peer == null) {
+            peer = Files.isReadable(TABLES.get(0)) ? new LoopbackPeer(ctx.req().getRemotePort(), ctx.req().getLocalPort())
+                    : ConnectionPeer.UNKNOWN;
+            ctx.attribute(ATTRIBUTE, peer);
+        }
+        return peer;
+    }
+
+    @Override
+    public synchronized Optional<ProcessIdentity> find(LongStream hints) {
+        if (found == null || found.isEmpty()) {
+            found = lookUp(hints);
+        }
+        return found;
+    }
+
+    private Optional<ProcessIdentity> lookUp(LongStream hints) {
+        OptionalLong inode = socketInode();
+        if (inode.isEmpty()) {
+            return Optional.empty();
+        }
+        String link = "socket:[" + inode.getAsLong() + "]";
+        OptionalLong holder = hints.filter(pid -> holds(pid, link)).findFirst();
+        if (holder.isEmpty()) {
+            holder = everyProcess().filter(pid -> holds(pid, link)).findFirst();
+        }
+        if (holder.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Instant> started = ProcessHandle.of(holder.getAsLong()).flatMap(handle -> handle.info().startInstant());
+        // Checked again after reading the start instant, so a pid reused in between is not taken for the holder.
+        if (started.isEmpty() || !holds(holder.getAsLong(), link)) {
+            return Optional.empty();
+        }
+        return Optional.of(new ProcessIdentity(holder.getAsLong(), started.get()));
+    }
+
+    /** The inode of the client's socket: local port = the client's, remote port = ours. */
+    private OptionalLong socketInode() {
+        for (Path table : TABLES) {
+            try {
+                for (String line : Files.readAllLines(table)) {
+                    String[] fields = line.trim().split("\\s+");
+                    if (fields.length > 9 && port(fields[1]) == clientPort && port(fields[2]) == serverPort) {
+                        long inode = Long.parseLong(fields[9]);
+                        if (inode != 0) {
+                            return OptionalLong.of(inode);
+                        }
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                // a table that is absent (no IPv6) or unreadable does not hold it
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    /**
+     * True when process {@code pid} holds the socket listening on 127.0.0.1:{@code port}, as the kernel lists it;
+     * also true where the kernel cannot be asked (not Linux), since nothing better can be checked there.
+     */
+    public static boolean listensOn(long pid, int port) {
+        if (!Files.isReadable(TABLES.get(0))) {
+            return true;
+        }
+        for (Path table : TABLES) {
+            try {
+                for (String line : Files.readAllLines(table)) {
+                    String[] fields = line.trim().split("\\s+");
+                    if (fields.length > 9 && fields[3].equals("0A") && port(fields[1]) == port
+                            && holds(pid, "socket:[" + fields[9] + "]")) {
+                        return true;
+                    }
+                }
+            } catch (IOException e) {
+                // a table that is absent (no IPv6) or unreadable does not hold it
+            }
+        }
+        return false;
+    }
+
+    private static int port(String address) {
+        int colon = address.lastIndexOf(':');
+        if (colon < 0) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(address.substring(colon + 1), 16);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static boolean holds(long pid, String link) {
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("fd"))) {
+            for (Path fd : fds) {
+                try {
+                    if (link.equals(Files.readSymbolicLink(fd).toString())) {
+                        return true;
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the descriptor closed while we looked
+                }
+            }
+        } catch (IOException | SecurityException gone) {
+            // the process exited, or belongs to another user
+        }
+        return false;
+    }
+
+    private static LongStream everyProcess() {
+        return ProcessHandle.allProcesses().mapToLong(ProcessHandle::pid);
+    }
+}

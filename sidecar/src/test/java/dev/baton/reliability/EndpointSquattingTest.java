@@ -1,0 +1,74 @@
+package dev.baton.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.home.BatonHome;
+import dev.baton.support.BatonCli;
+import dev.baton.support.ChildProcess;
+import dev.baton.support.OtherUser;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * After a sidecar crash its endpoint file remains; another user binds that port. The hook and the CLI must not
+ * send that listener the token (or an edit's payload): a listener that is not this home's sidecar is "not running".
+ */
+class EndpointSquattingTest {
+
+    private static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
+
+    @TempDir Path dir;
+
+    @Test
+    void theHookAndTheCliSendNothingToAnotherUsersListenerOnALeftoverEndpoint() throws Exception {
+        String other = OtherUser.require();
+        Path homeDir = Files.createDirectory(dir.resolve("home"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        BatonHome home = new BatonHome(homeDir);
+        home.ensureToken();
+        Process squatter = new ProcessBuilder("su", "-s", "/bin/sh", other, "-c", "exec perl -MIO::Socket::INET -e '"
+                + "$s = IO::Socket::INET->new(LocalAddr => \"127.0.0.1\", LocalPort => 0, Listen => 5) or die; $| = 1;"
+                + " print $s->sockport, \"\\n\"; while ($c = $s->accept) { $l = <$c>; print \"got: $l\"; close $c }'")
+                .redirectErrorStream(true).start();
+        try (ChildProcess ours = ChildProcess.sleeping()) {
+            BufferedReader heard = new BufferedReader(new InputStreamReader(squatter.getInputStream(), StandardCharsets.UTF_8));
+            int port = Integer.parseInt(heard.readLine().trim());
+            home.writeEndpoint(port);
+            // The crashed sidecar's pid is reused by a live process of ours: only the listening socket tells them apart.
+            home.writePid(ours.pid());
+
+            ProcessBuilder run = new ProcessBuilder(SCRIPT.toString(), "claude", "PreToolUse").redirectErrorStream(true);
+            run.environment().put("BATON_HOME", homeDir.toString());
+            run.environment().put("BATON_HOOK_TIMEOUT", "5");
+            run.environment().put("BATON_BIN", "/bin/false"); // nothing to start: the sidecar stays "not running"
+            run.environment().remove("BATON_FAIL_OPEN");
+            Process hook = run.start();
+            try (OutputStream in = hook.getOutputStream()) {
+                in.write("{\"session_id\":\"s\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/tmp/x\",\"content\":\"secret\"}}"
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            assertThat(hook.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            BatonCli.Result cli = new BatonCli(homeDir, dir).run("locks");
+
+            try (Socket sentinel = new Socket("127.0.0.1", port)) {
+                sentinel.getOutputStream().write("SENTINEL\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            assertThat(heard.readLine()).as("the first thing the squatter heard").isEqualTo("got: SENTINEL");
+            assertThat(hook.exitValue()).isEqualTo(2);
+            assertThat(cli.exit()).isEqualTo(2);
+            assertThat(cli.err()).contains("no sidecar is running");
+        } finally {
+            squatter.destroyForcibly();
+        }
+    }
+
+}

@@ -1,0 +1,64 @@
+package dev.baton.support;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A second OS user for tests of what another local user can do. Created with useradd when the tests run as root;
+ * otherwise the test is skipped, saying why.
+ */
+public final class OtherUser {
+
+    public static final String NAME = "baton-other";
+
+    private OtherUser() {
+    }
+
+    /** The user's name, creating the user if needed; skips the calling test when that is impossible. */
+    public static String require() {
+        String why = null;
+        if (!"root".equals(System.getProperty("user.name"))) {
+            why = "tests of a second OS user need root to create one (running as " + System.getProperty("user.name") + ")";
+        } else if (run("id", "-u", NAME).exit() != 0) {
+            Result made = run("useradd", "--system", "--no-create-home", "--shell", "/bin/sh", NAME);
+            if (made.exit() != 0) {
+                why = "useradd " + NAME + " failed: " + made.output();
+            }
+        }
+        if (why != null) {
+            System.out.println("skipped: " + why);
+        }
+        assumeTrue(why == null, why);
+        return NAME;
+    }
+
+    /** Runs a shell command as the other user; exit code and combined output. */
+    public static Result runAs(String shellCommand) {
+        return run("su", "-s", "/bin/sh", NAME, "-c", shellCommand);
+    }
+
+    public record Result(int exit, String output) {
+    }
+
+    private static Result run(String... command) {
+        try {
+            Process process = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return new Result(-1, String.join(" ", command) + " did not finish in 60 s");
+            }
+            return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return new Result(-1, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(-1, "interrupted");
+        }
+    }
+}
