@@ -2,8 +2,10 @@ package dev.baton.hook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.shell.ShellGuard;
 import dev.baton.state.AuditEntry;
+import dev.baton.support.EventClient;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -82,6 +84,9 @@ class ShellCommandHookTest extends HookFixture {
     @Test
     void aCommandBatonCannotAnalyseThatChangesAHeldFileIsFoundAfterwardsAndBothSessionsAreTold() throws Exception {
         a.bash("sed -i 's/original/by A/' " + CART);
+        String endpoint = harness.home().readEndpoint().orElseThrow();
+        EventClient events = EventClient.connect(Integer.parseInt(endpoint.substring(endpoint.indexOf(':') + 1)),
+                harness.home().readToken().orElseThrow(), null, true);
 
         StandInAgent.ShellCall call = b.bash("python3 -c \"open('" + CART + "', 'w').write('by B\\n')\"");
 
@@ -97,6 +102,12 @@ class ShellCommandHookTest extends HookFixture {
             assertThat(entry.actor()).isEqualTo(a.sessionId());
             assertThat(entry.reason()).contains("python3 -c");
         });
+        JsonNode event = events.awaitEvent("shell.write_conflict").path("data");
+        events.close();
+        assertThat(event.path("file").asText()).isEqualTo(harness.repo().path(CART).toString());
+        assertThat(event.path("session_id").asText()).isEqualTo(b.sessionId());
+        assertThat(event.path("holder").asText()).isEqualTo(a.sessionId());
+        assertThat(event.path("command").asText()).startsWith("python3 -c");
         ScriptRun next = a.announce("git status", "toolu_next");
         assertThat(next.json().at("/hookSpecificOutput/additionalContext").asText())
                 .contains("your file " + harness.repo().path(CART) + " was changed by session bbbbbbbb…'s command `python3 -c");

@@ -70,6 +70,18 @@ class DashboardModelTest {
     }
 
     @Test
+    void aShellWriteConflictShowsInTheActivityLogWithWriterCommandFileAndHolder() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z") + ","
+                + session(B, null, "2025-01-01T09:30:00Z"), lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));
+
+        model.apply(List.of(frame(event(2, "shell.write_conflict", "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\""
+                + B + "\",\"holder\":\"" + A + "\",\"command\":\"python3 gen.py\"}"))));
+
+        assertThat(model.activity()).extracting(e -> e.summary())
+                .containsExactly("bbbbbbbb's command `python3 gen.py` changed a.txt, held by aaaaaaaa");
+    }
+
+    @Test
     void aSessionEndRemovesItsRowsAndTheLocksItHeld() {
         model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"),
                 lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));
