@@ -43,6 +43,7 @@ final class AgentClis {
         return binDir().resolve(name);
     }
 
+    @SuppressWarnings("try") // the lock is held for the block's length, not used in it
     private static Path install() {
         Path root = Path.of(System.getProperty("e2e.cache",
                 System.getProperty("user.home") + "/.cache/baton-e2e"));

@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,10 +111,6 @@ final class AgentProcess implements AutoCloseable {
     private String tail() {
         String all = output();
         return all.length() > 6000 ? "…" + all.substring(all.length() - 6000) : all;
-    }
-
-    static Path path(Machine machine, String file) {
-        return machine.repo.resolve(file);
     }
 
     @Override

@@ -8,8 +8,8 @@ final class AnthropicWire implements Wire {
 
     @Override
     public boolean isTurn(FakeModel.Request request, JsonNode json) {
-        return request.path().startsWith("/v1/messages?") || request.path().equals("/v1/messages")
-                ? Wire.hasTools(json) : false;
+        String path = request.path();
+        return (path.equals("/v1/messages") || path.startsWith("/v1/messages?")) && Wire.hasTools(json);
     }
 
     @Override
@@ -26,17 +26,17 @@ final class AnthropicWire implements Wire {
         ObjectNode delta = Wire.object();
         String stopReason;
         if (step instanceof Step.ToolCall call) {
-                block.put("type", "tool_use").put("id", Wire.id("toolu_")).put("name", call.name())
-                        .set("input", Wire.object());
-                delta.put("type", "input_json_delta").put("partial_json", FakeModel.JSON.valueToTree(call.arguments()).toString());
-                stopReason = "tool_use";
-            } else if (step instanceof Step.Say say) {
-                block.put("type", "text").put("text", "");
-                delta.put("type", "text_delta").put("text", say.text());
-                stopReason = "end_turn";
-            } else {
-                throw new IllegalArgumentException("Claude has no freeform tools");
-            }
+            block.put("type", "tool_use").put("id", Wire.id("toolu_")).put("name", call.name())
+                    .set("input", Wire.object());
+            delta.put("type", "input_json_delta").put("partial_json", FakeModel.JSON.valueToTree(call.arguments()).toString());
+            stopReason = "tool_use";
+        } else if (step instanceof Step.Say say) {
+            block.put("type", "text").put("text", "");
+            delta.put("type", "text_delta").put("text", say.text());
+            stopReason = "end_turn";
+        } else {
+            throw new IllegalArgumentException("Claude has no freeform tools");
+        }
         String model = json.path("model").asText("claude-sonnet-4-5");
         ObjectNode usage = Wire.object().put("input_tokens", 10).put("output_tokens", 5);
         if (!json.path("stream").asBoolean(false)) {

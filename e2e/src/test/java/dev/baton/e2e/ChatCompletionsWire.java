@@ -23,25 +23,25 @@ final class ChatCompletionsWire implements Wire {
         ObjectNode delta = Wire.object().put("role", "assistant");
         String finish;
         if (step instanceof Step.ToolCall call) {
-                delta.putNull("content");
-                ObjectNode toolCall = delta.putArray("tool_calls").addObject().put("index", 0)
-                        .put("id", Wire.id("call_")).put("type", "function");
-                toolCall.putObject("function").put("name", call.name())
-                        .put("arguments", FakeModel.JSON.valueToTree(call.arguments()).toString());
-                finish = "tool_calls";
-            } else if (step instanceof Step.Say say) {
-                delta.put("content", say.text());
-                finish = "stop";
-            } else if (step instanceof Step.FreeformCall call) {
-                // A freeform ("custom") tool, as Copilot offers apply_patch to GPT-5 models.
-                delta.putNull("content");
-                ObjectNode toolCall = delta.putArray("tool_calls").addObject().put("index", 0)
-                        .put("id", Wire.id("call_")).put("type", "custom");
-                toolCall.putObject("custom").put("name", call.name()).put("input", call.input());
-                finish = "tool_calls";
-            } else {
-                throw new IllegalArgumentException("unknown step " + step);
-            }
+            delta.putNull("content");
+            ObjectNode toolCall = delta.putArray("tool_calls").addObject().put("index", 0)
+                    .put("id", Wire.id("call_")).put("type", "function");
+            toolCall.putObject("function").put("name", call.name())
+                    .put("arguments", FakeModel.JSON.valueToTree(call.arguments()).toString());
+            finish = "tool_calls";
+        } else if (step instanceof Step.Say say) {
+            delta.put("content", say.text());
+            finish = "stop";
+        } else if (step instanceof Step.FreeformCall call) {
+            // A freeform ("custom") tool, as Copilot offers apply_patch to GPT-5 models.
+            delta.putNull("content");
+            ObjectNode toolCall = delta.putArray("tool_calls").addObject().put("index", 0)
+                    .put("id", Wire.id("call_")).put("type", "custom");
+            toolCall.putObject("custom").put("name", call.name()).put("input", call.input());
+            finish = "tool_calls";
+        } else {
+            throw new IllegalArgumentException("unknown step " + step);
+        }
         if (!json.path("stream").asBoolean(false)) {
             ObjectNode completion = Wire.object().put("id", id).put("object", "chat.completion").put("created", 0)
                     .put("model", model);

@@ -48,7 +48,7 @@ final class GeminiWire implements Wire {
         switch (type) {
             case "object": {
                 ObjectNode value = Wire.object();
-                schema.path("properties").fields().forEachRemaining(p -> value.set(p.getKey(), fill(p.getValue())));
+                schema.path("properties").properties().forEach(p -> value.set(p.getKey(), fill(p.getValue())));
                 return value;
             }
             case "array":

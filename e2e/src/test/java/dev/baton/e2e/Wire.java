@@ -35,10 +35,6 @@ interface Wire {
         return FakeModel.JSON.createObjectNode();
     }
 
-    static String text(JsonNode node) {
-        return node.toString();
-    }
-
     static String sse(String event, JsonNode data) {
         return (event == null ? "" : "event: " + event + "\n") + "data: " + data + "\n\n";
     }
