@@ -18,10 +18,19 @@ final class EdgeLabels {
             double u = 1 - t;
             return start.multiply(u * u).add(control.multiply(2 * u * t)).add(end.multiply(t * t));
         }
+
+        /** The unit normal of the curve at {@code t}. */
+        Point2D normalAt(double t) {
+            Point2D tangent = control.subtract(start).multiply(2 * (1 - t)).add(end.subtract(control).multiply(2 * t));
+            Point2D normal = new Point2D(-tangent.getY(), tangent.getX());
+            return normal.magnitude() == 0 ? new Point2D(0, 1) : normal.normalize();
+        }
     }
 
     /** Points along a curve to try, middle first, then outwards on alternate sides. */
-    private static final double[] ALONG = {0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78};
+    private static final double[] ALONG = {0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7, 0.25, 0.75, 0.2, 0.8};
+    /** Steps beside the curve to try at each point, in label heights: on it first, then either side. */
+    private static final double[] BESIDE = {0, 1, -1, 2, -2};
     /** Space kept free around a label. */
     private static final double GAP = 3;
 
@@ -36,17 +45,25 @@ final class EdgeLabels {
     static List<Bounds> place(List<Curve> curves, List<Point2D> sizes, List<Bounds> cards) {
         List<Bounds> placed = new ArrayList<>();
         for (int i = 0; i < curves.size(); i++) {
+            Curve curve = curves.get(i);
+            Point2D size = sizes.get(i);
             Bounds best = null;
-            double bestCovered = Double.MAX_VALUE;
-            for (double t : ALONG) {
-                Bounds box = centredAt(curves.get(i).at(t), sizes.get(i));
-                double covered = covered(box, placed) + covered(box, cards);
-                if (covered < bestCovered) {
-                    best = box;
-                    bestCovered = covered;
-                }
-                if (covered == 0) {
-                    break;
+            double bestCost = Double.MAX_VALUE;
+            // Nearest the middle of the curve wins among the places that cover nothing; if none is free, the least covered.
+            search:
+            for (double beside : BESIDE) {
+                for (double t : ALONG) {
+                    Point2D centre = curve.at(t).add(curve.normalAt(t).multiply(beside * (size.getY() + GAP)));
+                    Bounds box = centredAt(centre, size);
+                    double covered = covered(box, placed) + covered(box, cards);
+                    double cost = covered * 1_000 + Math.abs(t - 0.5) * 100 + Math.abs(beside) * 40;
+                    if (cost < bestCost) {
+                        best = box;
+                        bestCost = cost;
+                    }
+                    if (covered == 0 && beside == 0) {
+                        break search;
+                    }
                 }
             }
             placed.add(best);

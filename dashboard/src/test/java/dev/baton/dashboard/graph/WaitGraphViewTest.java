@@ -75,6 +75,24 @@ class WaitGraphViewTest {
     }
 
     @Test
+    void longFileNamesOnArrowsCrossingInTheMiddleStayApartInAnyOrder() throws Exception {
+        List<WaitGraph.Node> sessions = List.of(session("auth"), session("billing"), session("docs"), session("tests"),
+                session("cart"), session("api"));
+        List<WaitGraph.Edge> edges = List.of(new WaitGraph.Edge("auth", "billing", List.of("src/billing/Invoice.java"), false),
+                new WaitGraph.Edge("docs", "tests", List.of("src/billing/InvoiceTest.java"), false),
+                new WaitGraph.Edge("cart", "api", List.of("src/cart/Cart.java"), false));
+        for (int first = 0; first < edges.size(); first++) {
+            List<WaitGraph.Edge> rotated = new java.util.ArrayList<>(edges.subList(first, edges.size()));
+            rotated.addAll(edges.subList(0, first));
+
+            List<Bounds> boxes = labelBoxes(new WaitGraph(sessions, rotated), 650, 700);
+
+            assertThat(boxes).hasSize(3);
+            assertApart(boxes);
+        }
+    }
+
+    @Test
     void theLabelsOfADeadlockAndOfArrowsCrossingItAllStayApart() throws Exception {
         WaitGraph busy = new WaitGraph(List.of(session("a"), session("b"), session("c"), session("d"), session("e")),
                 List.of(new WaitGraph.Edge("a", "b", List.of("dx.txt"), true),

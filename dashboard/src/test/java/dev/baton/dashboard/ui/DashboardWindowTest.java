@@ -76,9 +76,9 @@ class DashboardWindowTest {
         sidecar.acquire(session, repo.resolve("src/App.java"), 0);
 
         await().atMost(Duration.ofSeconds(1)).until(() -> onFx(() -> lockFiles(robot)).contains("src/App.java"));
-        WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup(".table-cell").queryAll().stream()
-                .anyMatch(cell -> "src/App.java".equals(((javafx.scene.control.Labeled) cell).getText()))).isTrue();
+        // The row is in the model; the cell shows it at the next pulse.
+        await().atMost(Duration.ofSeconds(1)).until(() -> onFx(() -> robot.lookup(".table-cell").queryAll().stream()
+                .anyMatch(cell -> "src/App.java".equals(((javafx.scene.control.Labeled) cell).getText()))));
         LockRow row = onFx(() -> locksTable(robot).getItems().get(0));
         assertThat(row.file()).isEqualTo(repo.resolve("src/App.java").toString());
         assertThat(row.holder()).isEqualTo("auth");
@@ -94,7 +94,9 @@ class DashboardWindowTest {
         CompletableFuture<JsonNode> aWaits = CompletableFuture.supplyAsync(() -> sidecar.acquire(a, repo.resolve("b.txt"), 30));
         CompletableFuture<JsonNode> bWaits = CompletableFuture.supplyAsync(() -> sidecar.acquire(b, repo.resolve("a.txt"), 30));
         try {
-            await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> robot.lookup(".graph-edge.deadlock").queryAll().size() == 2));
+            // The edges exist once the model has the cycle; their colour comes with the next pulse's styling.
+            await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> robot.lookup(".graph-edge.deadlock").queryAll().size() == 2
+                    && robot.lookup(".graph-edge.deadlock").queryAll().stream().allMatch(edge -> ((Shape) edge).getStroke() != null)));
 
             for (Node edge : robot.lookup(".graph-edge.deadlock").queryAll()) {
                 Color stroke = (Color) ((Shape) edge).getStroke();
