@@ -13,8 +13,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The journey of a new user: `baton install` on a machine where no sidecar ever ran, then the agent's first edit. */
-class FreshInstallTest {
+/**
+ * The journey of a new user: `baton install` on a machine where no sidecar ever ran, then the agent's first edit.
+ * An integration test (Failsafe): install copies the packaged {@code baton.jar}, which exists only after {@code package}.
+ */
+class FreshInstallIT {
 
     @TempDir
     Path temp;
