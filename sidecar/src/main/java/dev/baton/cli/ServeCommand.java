@@ -21,6 +21,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port on 127.0.0.1 (default: $BATON_PORT or 7433; 0 = any free port).")
     Integer port;
 
+    @Option(names = "--accept-empty-state", description = "Start even if the database seems to have lost the locks an"
+            + " earlier sidecar held (it refuses otherwise, saying what is missing).")
+    boolean acceptEmptyState;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         BatonHome home = BatonHome.fromEnvironment(System.getenv());
@@ -30,7 +34,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         Sidecar sidecar;
         try {
-            sidecar = Sidecar.start(SidecarOptions.defaults(home, chosen), SidecarAdapters::of);
+            SidecarOptions options = SidecarOptions.defaults(home, chosen);
+            sidecar = Sidecar.start(acceptEmptyState ? options.acceptingEmptyState() : options, SidecarAdapters::of);
         } catch (java.net.BindException e) {
             throw new CliException("port " + chosen + " is in use; choose another with --port or BATON_PORT (0 = any)");
         } catch (IOException e) {
