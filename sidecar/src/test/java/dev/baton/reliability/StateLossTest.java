@@ -9,10 +9,6 @@ import dev.baton.server.SidecarOptions;
 import dev.baton.support.SidecarProcess;
 import dev.baton.support.TempSidecar;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,26 +42,6 @@ class StateLossTest {
             int locks = accepted.baton().ledger().read(world -> world.lockCount());
             assertThat(locks).isZero();
         }
-    }
-
-    @Test
-    void aKilledSidecarWhoseWalWentMissingIsRefused() throws Exception {
-        try (SidecarProcess killed = SidecarProcess.start(home)) {
-            HttpClient http = HttpClient.newHttpClient();
-            String base = "http://127.0.0.1:" + killed.port();
-            HttpResponse<String> registered = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/sessions"))
-                    .header("Authorization", "Bearer " + killed.token()).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"session_id\":\"a\",\"agent\":\"cli\"}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(registered.statusCode()).isEqualTo(201);
-            killed.kill();
-        }
-        assertThat(home.resolve("baton.db-wal")).exists();
-        Files.delete(home.resolve("baton.db-wal"));
-
-        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
-                .isInstanceOf(IOException.class).hasMessageContaining("did not stop cleanly")
-                .hasMessageContaining("baton.db-wal is missing").hasMessageContaining("--accept-empty-state");
     }
 
     @Test
