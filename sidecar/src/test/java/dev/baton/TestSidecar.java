@@ -141,8 +141,18 @@ public final class TestSidecar implements AutoCloseable {
         return send(HttpRequest.newBuilder(URI.create(base() + path)).DELETE(), headers);
     }
 
+    /** A GET with the supervisor's token, as the dashboard makes it. */
+    public Reply getAsSupervisor(String path) {
+        String supervisor = sidecar.home().readSupervisorToken().orElseThrow();
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).GET(), supervisor, Map.of());
+    }
+
     public Reply send(HttpRequest.Builder request, Map<String, String> headers) {
-        request.header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(60));
+        return send(request, token, headers);
+    }
+
+    private Reply send(HttpRequest.Builder request, String bearer, Map<String, String> headers) {
+        request.header("Authorization", "Bearer " + bearer).timeout(Duration.ofSeconds(60));
         headers.forEach(request::header);
         try {
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());

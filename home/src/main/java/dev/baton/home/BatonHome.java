@@ -94,8 +94,8 @@ public final class BatonHome {
     }
 
     /**
-     * Creates the directory owner-only, or refuses one that is not: owned by another user, or open to others in any
-     * way (they could read the token or the database, or swap the token). The message says how to fix it.
+     * Creates the directory owner-only, narrows one that others may read to 0700, and refuses one owned by another
+     * user or writable by others (they could have swapped the token). The message says how to fix it.
      */
     public void prepare() throws IOException {
         if (!Files.exists(dir)) {
@@ -115,9 +115,13 @@ public final class BatonHome {
                     + " " + dir + "` if it should be yours");
         }
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
+        if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+            // Others could have swapped the token or the database: nothing in it can be trusted any more.
+            throw new IOException(dir + " is writable by other users (" + PosixFilePermissions.toString(permissions)
+                    + "); check what is in it, run `chmod 700 " + dir + "` and start again");
+        }
         if (!OWNER_ONLY_DIR.containsAll(permissions)) {
-            throw new IOException(dir + " is open to other users (" + PosixFilePermissions.toString(permissions)
-                    + "); run `chmod 700 " + dir + "` and start again");
+            Files.setPosixFilePermissions(dir, OWNER_ONLY_DIR); // readable by others (an older install): closed now
         }
     }
 

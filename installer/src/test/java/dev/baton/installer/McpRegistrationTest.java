@@ -31,7 +31,7 @@ class McpRegistrationTest extends MachineFixture {
     void userScopeRegistersTheServerWithAHeaderHelperThatReadsTheTokenFileSoTheTokenStaysOutOfClaudeJson() throws Exception {
         machine.env.put("BATON_PORT", "48123");
         write(batonHome.resolve("endpoint"), "127.0.0.1:39999\n"); // a sidecar of the moment, not the configured port
-        write(batonHome.resolve("token"), TOKEN + "\n");
+        writeToken(batonHome, TOKEN + "\n");
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
@@ -48,7 +48,7 @@ class McpRegistrationTest extends MachineFixture {
     void existingClaudeJsonKeepsItsServersProjectsAndNumbers() throws Exception {
         String original = resource("claude-json.json");
         Path claudeJson = write(machine.home.resolve(".claude.json"), original);
-        write(batonHome.resolve("token"), TOKEN);
+        writeToken(batonHome, TOKEN);
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
@@ -65,7 +65,7 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void projectScopeReferencesTheTokenVariableInsteadOfTheSecret() throws Exception {
-        write(batonHome.resolve("token"), TOKEN);
+        writeToken(batonHome, TOKEN);
 
         machine.install(Scope.PROJECT, Agent.CLAUDE);
 
@@ -76,7 +76,7 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void localScopeRegistersTheServerUnderTheProjectInClaudeJson() throws Exception {
-        write(batonHome.resolve("token"), TOKEN);
+        writeToken(batonHome, TOKEN);
 
         machine.install(Scope.LOCAL, Agent.CLAUDE);
 
@@ -93,7 +93,7 @@ class McpRegistrationTest extends MachineFixture {
     void copilotGetsTheServerWithAllToolsNextToItsOtherServers() throws Exception {
         String original = resource("copilot-mcp-config.json");
         Path config = write(machine.home.resolve(".copilot/mcp-config.json"), original);
-        write(batonHome.resolve("token"), TOKEN);
+        writeToken(batonHome, TOKEN);
         machine.env.put("BATON_PORT", "7999");
 
         machine.install(Scope.USER, Agent.COPILOT);
@@ -180,7 +180,7 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void aNewlyConfiguredPortUpdatesTheEntryInPlace() throws Exception {
-        write(batonHome.resolve("token"), TOKEN);
+        writeToken(batonHome, TOKEN);
         machine.install(Scope.USER, Agent.CLAUDE);
         machine.env.put("BATON_PORT", "50001");
 
@@ -216,5 +216,11 @@ class McpRegistrationTest extends MachineFixture {
 
     private static String mode(Path path) throws IOException {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+
+    /** A token file as the sidecar or the installer leaves it: owner-only (one others can read is refused). */
+    private static void writeToken(java.nio.file.Path batonHome, String text) throws java.io.IOException {
+        java.nio.file.Files.setPosixFilePermissions(write(batonHome.resolve("token"), text),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 }

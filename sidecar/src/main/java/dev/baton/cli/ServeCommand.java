@@ -23,6 +23,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port on 127.0.0.1 (default: $BATON_PORT or 7433; 0 = any free port).")
     Integer port;
 
+    @Option(names = "--accept-empty-state", description = "Start even if the database seems to have lost the locks an"
+            + " earlier sidecar held (it refuses otherwise, saying what is missing).")
+    boolean acceptEmptyState;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         BatonHome home = BatonHome.fromEnvironment(System.getenv());
@@ -34,7 +38,8 @@ final class ServeCommand implements Callable<Integer> {
         try {
             home.prepare();
             ServeLog.alsoTo(home.logFile());
-            sidecar = Sidecar.start(SidecarOptions.defaults(home, chosen), SidecarAdapters::of);
+            SidecarOptions options = SidecarOptions.defaults(home, chosen);
+            sidecar = Sidecar.start(acceptEmptyState ? options.acceptingEmptyState() : options, SidecarAdapters::of);
         } catch (java.net.BindException | JavalinBindException e) {
             throw new CliException("port " + chosen + " is in use by another program; choose another with --port or"
                     + " BATON_PORT (0 = any free port)");

@@ -11,9 +11,11 @@ import org.eclipse.jetty.util.Callback;
  * Caps what request bodies may cost before a byte of them is read: a declared length above the limit is refused
  * at once (so {@code Expect: 100-continue} never gets its 100), and the bodies being read at the same time may
  * together declare at most a fixed budget, so many large bodies cannot exhaust the heap. A body of unknown length
- * counts as the largest allowed. A request over budget is told to retry (429); it changed nothing.
+ * counts as the largest allowed; bodies under 1 MiB are not counted. A request over budget is told to retry (429); it changed nothing.
  */
 final class BodyBudget extends Handler.Wrapper {
+
+    static final long SMALL_BODY = 1024 * 1024;
 
     private final long maxBody;
     private final long budget;
@@ -33,7 +35,9 @@ final class BodyBudget extends Handler.Wrapper {
             return true;
         }
         boolean chunked = declared < 0 && request.getHeaders().contains("Transfer-Encoding");
-        long cost = chunked ? maxBody : Math.max(declared, 0);
+        // Small bodies (every ordinary call, every hook but a large Write) are not counted: a client that declares
+        // large bodies and trickles them can then hold up only other large bodies, never the ordinary calls.
+        long cost = chunked ? maxBody : declared >= SMALL_BODY ? declared : 0;
         if (cost > 0 && reserved.addAndGet(cost) > budget) {
             reserved.addAndGet(-cost);
             Response.writeError(request, response, callback, HttpStatus.TOO_MANY_REQUESTS_429,

@@ -24,8 +24,6 @@ public final class HttpApi implements AutoCloseable {
     public static final long MAX_BODY_BYTES = 80L * 1024 * 1024;
     /** What the bodies read at one time may declare together; with the copies parsing makes, it fits the heap set by the launchers. */
     public static final long BODY_BUDGET_BYTES = 160L * 1024 * 1024;
-    /** A client sending its request slower than this is cut off, so a trickling body holds nothing for long. */
-    static final long MIN_REQUEST_BYTES_PER_SECOND = 16 * 1024;
     /** A connection that sends nothing for this long is closed (Jetty's idle timeout). */
     static final long IDLE_TIMEOUT_MILLIS = 30_000;
 
@@ -51,10 +49,9 @@ public final class HttpApi implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
-            config.jetty.modifyHttpConfiguration(http -> {
-                http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_SECOND);
-                http.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
-            });
+            // No minimum data rate: Jetty measures it from the request's start, so a small body delayed by a pause
+            // would be cut off; a slow body holds no thread anyway (below), and a silent one ends at the idle timeout.
+            config.jetty.modifyHttpConfiguration(http -> http.setIdleTimeout(IDLE_TIMEOUT_MILLIS));
             // The body is read whole, asynchronously, before a route runs: a slow client holds no thread meanwhile.
             config.jetty.modifyServletContextHandler(context -> {
                 context.insertHandler(new EagerContentHandler(new EagerContentHandler.RetainedContentLoaderFactory(

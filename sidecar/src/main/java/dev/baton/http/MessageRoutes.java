@@ -65,10 +65,10 @@ final class MessageRoutes {
 
     /**
      * {@code GET /v1/messages?all=true}: every session's messages, for the supervisor (the dashboard's Messages page).
-     * It acts for no session, so the bearer token is all it needs for now; this is the one place a supervisor
-     * credential check belongs once it exists.
+     * Private messages of every session are the supervisor's to read: it needs the supervisor token.
      */
     private void everyMessage(Context ctx) {
+        Supervisor.require(ctx, "reading every session's messages", null);
         if (ctx.queryParam("session_id") != null) {
             throw BatonException.invalid("all=true lists every session's messages; leave out session_id (or drop all=true"
                     + " to read one session's inbox)");

@@ -54,6 +54,12 @@ public final class Sidecar implements AutoCloseable {
             throws IOException {
         BatonHome home = options.home();
         home.prepare();
+        if (!options.acceptEmptyState()) {
+            LostState.check(home);
+        }
+        // Checked before sidecar.lock exists: a start refused for its token must not look like a sidecar that ran.
+        String token = home.ensureToken();
+        String supervisorToken = home.ensureSupervisorToken();
         FileChannel channel;
         try {
             channel = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -75,7 +81,6 @@ public final class Sidecar implements AutoCloseable {
         }
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            String token = home.ensureToken();
             // SQLite gives the -wal and -shm files the database file's mode, so one 0600 file covers all three
             // whatever the umask; files left by an older version are narrowed too.
             home.ownerOnly(home.database());
@@ -86,7 +91,7 @@ public final class Sidecar implements AutoCloseable {
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl());
             opened.add(baton);
-            HttpApi api = HttpApi.start(baton, token, home.ensureSupervisorToken(), options.port(), adapters.apply(baton));
+            HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), adapters.apply(baton));
             opened.add(api);
             ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "baton-sweeper");

@@ -14,7 +14,13 @@ public record SidecarOptions(
         Clock clock,
         ProcessLiveness processes,
         Duration heartbeatTtl,
-        Duration sweepEvery) {
+        Duration sweepEvery,
+        boolean acceptEmptyState) {
+
+    public SidecarOptions(BatonHome home, int port, Clock clock, ProcessLiveness processes, Duration heartbeatTtl,
+                          Duration sweepEvery) {
+        this(home, port, clock, processes, heartbeatTtl, sweepEvery, false);
+    }
 
     /** The production options; the heartbeat TTL comes from {@code BATON_HEARTBEAT_TTL} when it is set. */
     public static SidecarOptions defaults(BatonHome home, int port) {
@@ -22,15 +28,20 @@ public record SidecarOptions(
                 HolderLiveness.heartbeatTtl(System.getenv()), Duration.ofSeconds(5));
     }
 
+    /** Starts even when the database looks as if it lost what an earlier sidecar held ({@link LostState}). */
+    public SidecarOptions acceptingEmptyState() {
+        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, sweepEvery, true);
+    }
+
     public SidecarOptions withClock(Clock newClock) {
-        return new SidecarOptions(home, port, newClock, processes, heartbeatTtl, sweepEvery);
+        return new SidecarOptions(home, port, newClock, processes, heartbeatTtl, sweepEvery, acceptEmptyState);
     }
 
     public SidecarOptions withHeartbeatTtl(Duration ttl) {
-        return new SidecarOptions(home, port, clock, processes, ttl, sweepEvery);
+        return new SidecarOptions(home, port, clock, processes, ttl, sweepEvery, acceptEmptyState);
     }
 
     public SidecarOptions withSweepEvery(Duration every) {
-        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, every);
+        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, every, acceptEmptyState);
     }
 }

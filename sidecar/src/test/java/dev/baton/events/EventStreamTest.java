@@ -67,7 +67,7 @@ class EventStreamTest {
             try (EventClient client = baton.events(null)) {
                 client.firstFrame();
                 baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of());
-                baton.post("/v1/sessions", Map.of("session_id", alice, "name", "refactor auth"));
+                baton.post("/v1/sessions", Map.of("session_id", alice, "name", "refactor auth"), baton.proof(alice));
                 JsonNode updated = client.awaitEvent("session.updated");
                 assertThat(updated.path("data").path("session").path("name").asText()).isEqualTo("refactor auth");
                 assertThat(client.events()).hasSize(1);
@@ -226,7 +226,7 @@ class EventStreamTest {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of("BATON_EVENT_CLIENT_QUEUE", "8"))) {
             // A long name makes every lock event large, so the stalled client's socket fills up quickly.
             baton.register("alice");
-            baton.post("/v1/sessions", Map.of("session_id", "alice", "name", "n".repeat(256 * 1024)));
+            baton.post("/v1/sessions", Map.of("session_id", "alice", "name", "n".repeat(256 * 1024)), baton.proof("alice"));
             try (EventClient stalled = baton.stalledEvents(); EventClient reader = baton.events(null)) {
                 reader.firstFrame();
                 int i = 0;

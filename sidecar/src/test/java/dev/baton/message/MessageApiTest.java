@@ -82,12 +82,12 @@ class MessageApiTest {
     }
 
     @Test
-    void theSupervisorListsEveryMessageBetweenAnySessionsNewestFirstWithTheBearerTokenAlone() {
+    void theSupervisorListsEveryMessageBetweenAnySessionsNewestFirst() {
         send(alpha, "bravo", "take src/App.java, I am done");
         send(charlie, "*", "rebasing main in 5 minutes");
         assertThat(markRead(bravo, Map.of("all", true)).status()).isEqualTo(200);
 
-        Reply all = sidecar.get("/v1/messages?all=true", Map.of());
+        Reply all = sidecar.getAsSupervisor("/v1/messages?all=true");
 
         assertThat(all.status()).as(all.body().toString()).isEqualTo(200);
         JsonNode messages = all.body().path("messages");
@@ -103,8 +103,18 @@ class MessageApiTest {
     }
 
     @Test
+    void everySessionsMessagesAreTheSupervisorsToReadNotAnAgentsWithTheSharedToken() {
+        send(alpha, "bravo", "private: the staging password is in vault");
+
+        Reply agent = sidecar.get("/v1/messages?all=true", alpha.proof());
+
+        assertThat(agent.status()).as(agent.body().toString()).isEqualTo(403);
+        assertThat(agent.body().toString()).doesNotContain("staging password");
+    }
+
+    @Test
     void theSupervisorsListingRefusesASessionIdInsteadOfGuessingWhichViewIsMeant() {
-        Reply mixed = sidecar.get("/v1/messages?all=true&session_id=" + alpha.id(), alpha.proof());
+        Reply mixed = sidecar.getAsSupervisor("/v1/messages?all=true&session_id=" + alpha.id());
 
         assertThat(mixed.status()).isEqualTo(400);
         assertThat(mixed.body().path("error").path("message").asText()).contains("leave out session_id");
