@@ -143,7 +143,12 @@ public final class TestSidecar implements AutoCloseable {
 
     /** A GET with the supervisor's token, as the dashboard makes it. */
     public Reply getAsSupervisor(String path) {
-        String supervisor = sidecar.home().readSupervisorToken().orElseThrow();
+        String supervisor;
+        try {
+            supervisor = sidecar.home().readSupervisorToken().orElseThrow();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return send(HttpRequest.newBuilder(URI.create(base() + path)).GET(), supervisor, Map.of());
     }
 
