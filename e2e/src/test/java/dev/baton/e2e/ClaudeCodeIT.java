@@ -139,6 +139,38 @@ class ClaudeCodeIT {
         }
     }
 
+    @Test
+    void aShellCommandOfASecondSessionCannotChangeOrDiscardAHeldFile() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("src/A.txt", "original\n");
+            machine.commitAll();
+            machine.install("--claude");
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "src/A.txt"), "content", "held work\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel otherModel = new FakeModel(List.of(
+                         Step.call("Bash", Map.of("command", "sed -i 's/held/overwritten/' src/A.txt",
+                                 "description", "Edit A.txt in place")),
+                         Step.call("Bash", Map.of("command", "git checkout .", "description", "Discard changes")),
+                         Step.say("Could not change it.")));
+                 Claude other = new Claude(machine, otherModel)) {
+                holder.prompt("Write src/A.txt.");
+                await("the holder's Stop to keep its dirty file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).containsExactly("src/A.txt"));
+
+                other.prompt("Change src/A.txt through the shell, then discard every change.");
+
+                assertThat(machine.read("src/A.txt")).as(otherModel.everythingSent()).isEqualTo("held work\n");
+                String sent = otherModel.everythingSent();
+                assertThat(sent).contains("Baton blocked this command").contains("sed -i")
+                        .contains("git checkout .").contains("would throw away uncommitted changes")
+                        .contains(sessionId(holder).substring(0, 8));
+                assertThat(machine.locks()).containsExactly("src/A.txt");
+            }
+        }
+    }
+
     /** The last tool result Claude Code sent the model, as text. */
     static String lastToolResult(FakeModel model) {
         List<FakeModel.Request> requests = model.requests();
