@@ -45,7 +45,7 @@ final class SidecarClient {
 
     /**
      * A client that sends the supervisor's token rather than the agents'. Refused inside an agent's process tree:
-     * the supervisor is the person, and an agent running {@code baton … --supervisor} in its shell is not.
+     * the supervisor is the person, and an agent running {@code baton force-release FILE --supervisor} in its shell is not.
      */
     static SidecarClient connectAsSupervisor(BatonHome home) {
         SidecarClient agentsClient = connect(home, false);

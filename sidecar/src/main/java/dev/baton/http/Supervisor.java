@@ -12,7 +12,7 @@ import java.util.stream.LongStream;
 
 /**
  * The person supervising the agents: a request made with the supervisor token ({@code supervisor-token} in
- * BATON_HOME, which the dashboard and {@code baton … --supervisor} send instead of the agents' token). Its
+ * BATON_HOME, which the dashboard and {@code baton force-release FILE --supervisor} send instead of the agents' token). Its
  * actions name, for the audit log, the process and terminal the kernel shows behind the connection.
  */
 final class Supervisor {
@@ -31,7 +31,7 @@ final class Supervisor {
     static String require(Context ctx, String action, String claimedName) {
         if (!is(ctx)) {
             throw new BatonException(ErrorCode.FORBIDDEN, action + " is the supervisor's: use the dashboard, or"
-                    + " `baton … --supervisor` from your own terminal (it sends the supervisor token in $BATON_HOME/supervisor-token)");
+                    + " `baton force-release FILE --supervisor` from your own terminal (it sends the supervisor token in $BATON_HOME/supervisor-token)");
         }
         return actor(ctx, claimedName);
     }
