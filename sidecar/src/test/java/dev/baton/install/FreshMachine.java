@@ -4,24 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.git.TestRepo;
 import dev.baton.home.BatonHome;
-import dev.baton.installer.DoctorCommand;
-import dev.baton.installer.InstallCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 
 /**
  * A user's machine on which Baton was never run: an empty HOME, a PATH without {@code baton}, a git repository
@@ -47,6 +43,7 @@ final class FreshMachine implements AutoCloseable {
         env.put("HOME", home.toString());
         env.put("PATH", PATH_WITHOUT_BATON);
         env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.put("LANG", "C.UTF-8"); // a terminal's locale: doctor's check marks are UTF-8
         env.put("BATON_PORT", Integer.toString(port));
         // A cold JVM on a loaded build machine may need more than the default 6 s to start serving.
         env.put("BATON_HOOK_TIMEOUT", "60");
@@ -61,20 +58,23 @@ final class FreshMachine implements AutoCloseable {
         return BatonHome.fromEnvironment(env);
     }
 
-    Result install(String... args) {
-        return execute(new InstallCommand(env), args);
+    /** {@code bin/baton install} of this checkout, as a new user runs it (the packaged {@code baton.jar}). */
+    Result install(String... args) throws IOException, InterruptedException {
+        return launch(Path.of("..", "bin", "baton").toAbsolutePath().normalize(), "install", args);
     }
 
-    Result doctor(String... args) {
-        return execute(new DoctorCommand(env), args);
+    /** {@code baton doctor} through the launcher install put in {@code ~/.local/bin}. */
+    Result doctor(String... args) throws IOException, InterruptedException {
+        return launch(home.resolve(".local/bin/baton"), "doctor", args);
     }
 
-    private static Result execute(Callable<Integer> command, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = new CommandLine(command).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
-                .execute(args);
-        return new Result(exit, out.toString(), err.toString());
+    private Result launch(Path launcher, String command, String... args) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(launcher.toString(), command));
+        line.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(line).directory(repo.root().toFile());
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        return run(builder, null, command);
     }
 
     JsonNode json(Path file) throws IOException {
@@ -96,15 +96,21 @@ final class FreshMachine implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(repo.root().toFile());
         builder.environment().clear();
         builder.environment().putAll(env);
-        Path out = Files.createTempFile(root, "hook", ".out");
-        Path err = Files.createTempFile(root, "hook", ".err");
+        return run(builder, payload, command);
+    }
+
+    private Result run(ProcessBuilder builder, String stdin, String what) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(root, "run", ".out");
+        Path err = Files.createTempFile(root, "run", ".err");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        try (OutputStream stdin = process.getOutputStream()) {
-            stdin.write(payload.getBytes(StandardCharsets.UTF_8));
+        try (OutputStream in = process.getOutputStream()) {
+            if (stdin != null) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
         }
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+        if (!process.waitFor(300, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("the hook command did not finish within 120 s: " + command);
+            throw new AssertionError("did not finish within 300 s: " + what);
         }
         return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
     }
