@@ -1,42 +1,11 @@
 #!/usr/bin/env bash
 # Builds a realistic scene on a fresh sidecar (several sessions, locks, a wait, a negotiation, a
 # two-session deadlock) through the real HTTP API, then renders the dashboard into a PNG:
-#   xvfb-run -a dashboard/scripts/demo-scene.sh docs/dashboard.png
+#   dashboard/scripts/demo-scene.sh docs/dashboard.png   (no display needed: it renders headless)
 set -euo pipefail
 out="$(realpath -m "${1:-docs/dashboard.png}")"
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-work="$(mktemp -d)"
-export BATON_HOME="$work/home"
-repo="$work/shop"
-mkdir -p "$repo/src/auth" "$repo/src/billing" "$repo/docs"
-git -C "$repo" init -q
-
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$here/bin/baton" serve --port 0 >"$work/serve.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do [[ -s "$BATON_HOME/endpoint" ]] && break; sleep 0.1; done
-base="http://$(cat "$BATON_HOME/endpoint")"
-token="$(cat "$BATON_HOME/token")"
-api() { curl -sS -H "Authorization: Bearer $token" -H 'Content-Type: application/json' "$@"; }
-
-# Each session stands for an agent: a live process the sidecar can check.
-declare -A keys
-session() { # id agent name
-  sleep 3600 & pids+=($!)
-  local reply
-  reply="$(api -X POST "$base/v1/sessions" -d "{\"session_id\":\"$1\",\"agent\":\"$2\",\"pid\":$!,\"cwd\":\"$repo\",\"name\":\"$3\"}")"
-  keys[$1]="$(sed -n 's/.*"key":"\([^"]*\)".*/\1/p' <<<"$reply")"
-}
-acquire() { # session file [wait_seconds]
-  api -X POST "$base/v1/locks/acquire" -d "{\"session_id\":\"$1\",\"files\":[\"$repo/$2\"],\"wait_seconds\":${3:-0}}" >/dev/null
-}
+# shellcheck source=scene-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/scene-lib.sh"
 
 session 3f2a91c4-auth claude-code auth-refactor
 session 9c1d77e0-billing copilot-cli billing-fix
