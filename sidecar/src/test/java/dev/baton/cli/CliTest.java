@@ -15,29 +15,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The real {@code baton} command, run as a separate process against a real sidecar. */
-class CliTest {
-
-    @TempDir Path home;
-    @TempDir Path work;
-    TempSidecar sidecar;
-    BatonCli baton;
-
-    @BeforeEach
-    void start() {
-        sidecar = TempSidecar.start(home);
-        baton = new BatonCli(home, work);
-    }
-
-    @AfterEach
-    void stop() {
-        sidecar.close();
-    }
+class CliTest extends CliFixture {
 
     @Test
     void acquireCheckAndReleaseFromTheSameShellWork() throws Exception {

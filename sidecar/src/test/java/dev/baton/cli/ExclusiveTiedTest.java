@@ -5,34 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.support.BatonCli;
 import dev.baton.support.Sigkill;
-import dev.baton.support.TempSidecar;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code baton exclusive}: CMD never runs on after the wrapper that holds its lock is gone. */
-class ExclusiveTiedTest {
-
-    @TempDir Path home;
-    @TempDir Path work;
-    TempSidecar sidecar;
-    BatonCli baton;
-
-    @BeforeEach
-    void start() {
-        sidecar = TempSidecar.start(home);
-        baton = new BatonCli(home, work);
-    }
-
-    @AfterEach
-    void stop() {
-        sidecar.close();
-    }
+class ExclusiveTiedTest extends CliFixture {
 
     private static Optional<ProcessHandle> running(Path pidFile) throws Exception {
         return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).filter(ProcessHandle::isAlive);

@@ -4,32 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
-import dev.baton.support.TempSidecar;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What {@code baton locks} and {@code baton acquire} tell a person at a terminal. */
-class LockListingCliTest {
-
-    @TempDir Path home;
-    @TempDir Path work;
-    TempSidecar sidecar;
-    BatonCli baton;
-
-    @BeforeEach
-    void start() {
-        sidecar = TempSidecar.start(home);
-        baton = new BatonCli(home, work);
-    }
-
-    @AfterEach
-    void stop() {
-        sidecar.close();
-    }
+class LockListingCliTest extends CliFixture {
 
     @Test
     void locksListsNamedLocksWithHolderPidHostSinceAndCommand() {

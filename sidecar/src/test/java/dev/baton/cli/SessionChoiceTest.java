@@ -3,35 +3,20 @@ package dev.baton.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.support.BatonCli;
-import dev.baton.support.TempSidecar;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** One agent process hosting several sessions: the CLI acts for the one its environment names, or asks. */
-class SessionChoiceTest {
-
-    @TempDir Path home;
-    @TempDir Path work;
-    TempSidecar sidecar;
-    BatonCli baton;
+class SessionChoiceTest extends CliFixture {
 
     @BeforeEach
-    void start() {
-        sidecar = TempSidecar.start(home);
-        baton = new BatonCli(home, work);
+    void registerSessions() {
         // This JVM plays the agent process above the CLI's shell; it runs two conversations.
         sidecar.register("older-conversation", "claude-code", ProcessHandle.current().pid());
         sidecar.register("newer-conversation", "claude-code", ProcessHandle.current().pid());
-    }
-
-    @AfterEach
-    void stop() {
-        sidecar.close();
     }
 
     private static Map<String, String> environment(String variable, String value) {
