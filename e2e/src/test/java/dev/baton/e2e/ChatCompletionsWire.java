@@ -7,16 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 final class ChatCompletionsWire implements Wire {
 
     @Override
-    public boolean isTurn(FakeModel.Request request, JsonNode json) {
-        return Wire.hasTools(json);
-    }
-
-    @Override
-    public Reply side(FakeModel.Request request, JsonNode json) {
-        return reply(Step.say("ok"), json);
-    }
-
-    @Override
     public Reply reply(Step step, JsonNode json) {
         String id = Wire.id("chatcmpl-");
         String model = json.path("model").asText("gpt-5.4");

@@ -7,16 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 final class ResponsesWire implements Wire {
 
     @Override
-    public boolean isTurn(FakeModel.Request request, JsonNode json) {
-        return Wire.hasTools(json);
-    }
-
-    @Override
-    public Reply side(FakeModel.Request request, JsonNode json) {
-        return reply(Step.say("ok"), json);
-    }
-
-    @Override
     public Reply reply(Step step, JsonNode json) {
         String responseId = Wire.id("resp_");
         ObjectNode item = Wire.object();

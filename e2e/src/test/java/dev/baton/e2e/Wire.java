@@ -25,9 +25,14 @@ interface Wire {
     }
 
     /** A turn of the agent's loop: the request offers tools. Titles, summaries and checks offer none. */
-    boolean isTurn(FakeModel.Request request, JsonNode json);
+    default boolean isTurn(FakeModel.Request request, JsonNode json) {
+        return hasTools(json);
+    }
 
-    Reply side(FakeModel.Request request, JsonNode json);
+    /** The answer to a side request (a title, a summary, a check): plain text that leaves the script alone. */
+    default Reply side(FakeModel.Request request, JsonNode json) {
+        return reply(Step.say("ok"), json);
+    }
 
     Reply reply(Step step, JsonNode json);
 
