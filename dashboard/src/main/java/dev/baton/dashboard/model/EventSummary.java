@@ -150,6 +150,9 @@ final class EventSummary {
         if (actor.startsWith("supervisor:")) {
             return "the supervisor (" + actor.substring("supervisor:".length()) + ")";
         }
+        if (actor.startsWith("supervisor ")) { // the supervisor token's actor: its name, then its process as the kernel sees it
+            return "the " + actor;
+        }
         return who(actor);
     }
 }

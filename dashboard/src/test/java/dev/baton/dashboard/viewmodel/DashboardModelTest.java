@@ -63,10 +63,11 @@ class DashboardModelTest {
         assertThat(model.locks().get(0)).isSameAs(untouched);
 
         model.apply(List.of(frame(event(5, "lock.released",
-                "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\"" + A + "\",\"reason\":\"forced\",\"actor\":\"dashboard\"}"))));
+                "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\"" + A + "\",\"reason\":\"forced\",\"actor\":\"supervisor dashboard (pid 4242 java on /dev/pts/3)\"}"))));
         assertThat(model.locks()).extracting(LockRow::shownFile).containsExactly("b.txt");
         assertThat(model.sessions().get(0).locksHeld()).isEqualTo(1);
-        assertThat(model.activity()).extracting(e -> e.summary()).contains("the supervisor (dashboard) took a.txt from aaaaaaaa (forced); aaaaaaaa is told on its next call to re-read it");
+        assertThat(model.activity()).extracting(e -> e.summary()).contains("the supervisor dashboard (pid 4242 java on /dev/pts/3) took a.txt from aaaaaaaa (forced);"
+                + " aaaaaaaa is told on its next call to re-read it");
     }
 
     @Test
