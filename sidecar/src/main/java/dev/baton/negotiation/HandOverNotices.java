@@ -72,13 +72,7 @@ public final class HandOverNotices implements Ledger.Interceptor {
     }
 
     private static String who(World world, String actor) {
-        if (actor.equals("dashboard")) {
-            return "the supervisor (from the dashboard)";
-        }
-        if (actor.startsWith("supervisor:")) {
-            return "the supervisor (" + actor.substring("supervisor:".length()) + ")";
-        }
-        if (actor.startsWith("supervisor ")) { // the supervisor's credential: its name and process (http.Supervisor)
+        if (actor.startsWith("supervisor ")) { // the only actor the supervisor's routes record (http.Supervisor)
             return "the " + actor;
         }
         if (world.session(actor).isPresent()) {

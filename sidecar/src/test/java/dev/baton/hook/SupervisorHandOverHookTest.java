@@ -15,6 +15,8 @@ class SupervisorHandOverHookTest extends HookFixture {
 
     private static final String CART = "src/main/java/shop/Cart.java";
     private static final String ORDER = "src/main/java/shop/Order.java";
+    /** The audit actor the dashboard's supervisor routes record (http.Supervisor): its name and its process. */
+    private static final String SUPERVISOR = "supervisor dashboard (pid 4242 java on /dev/pts/3)";
 
     private String edit(String file) throws Exception {
         return harness.sample("claude-pretooluse-edit.json").replace(CART, file);
@@ -25,12 +27,12 @@ class SupervisorHandOverHookTest extends HookFixture {
         harness.run("claude", "PreToolUse", edit(CART));
         String cart = harness.lockOf(CART).orElseThrow().file();
 
-        harness.baton().locks().forceRelease(cart, "dashboard");
+        harness.baton().locks().forceRelease(cart, SUPERVISOR);
         ScriptRun next = harness.run("claude", "PreToolUse", edit(ORDER));
         ScriptRun after = harness.run("claude", "PreToolUse", edit(ORDER));
 
         String context = next.json().at("/hookSpecificOutput/additionalContext").asText();
-        assertThat(context).contains("the supervisor (from the dashboard) released " + CART + " at ")
+        assertThat(context).contains("the " + SUPERVISOR + " released " + CART + " at ")
                 .contains("re-read it before editing");
         assertThat(after.silent()).as("told once: %s", after.stdout()).isTrue();
     }
@@ -42,12 +44,12 @@ class SupervisorHandOverHookTest extends HookFixture {
 
         harness.baton().ledger().write(tx -> {
             Session session = tx.world().session(CLAUDE_SESSION).orElseThrow();
-            return harness.baton().locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, "dashboard");
+            return harness.baton().locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, SUPERVISOR);
         });
         ScriptRun next = harness.run("claude", "PreToolUse", edit(CART));
 
         String context = next.json().at("/hookSpecificOutput/additionalContext").asText();
-        assertThat(context).contains("the supervisor (from the dashboard) ended this session at ")
+        assertThat(context).contains("the " + SUPERVISOR + " ended this session at ")
                 .contains(CART).contains(ORDER).contains("re-read them before editing");
         assertThat(harness.holderOf(CART)).as("the edit takes the file again").contains(CLAUDE_SESSION);
     }
