@@ -94,18 +94,26 @@ public final class BatonHome {
     }
 
     /**
-     * Creates the directory owner-only, narrows one that others may read to 0700, and refuses one owned by another
-     * user or writable by others (they could have swapped the token). The message says how to fix it.
+     * Creates the directory owner-only (0700), or checks that an existing one is private: see {@link #requirePrivate()}.
      */
     public void prepare() throws IOException {
         if (!Files.exists(dir)) {
             Files.createDirectories(dir.getParent());
             try {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
             } catch (FileAlreadyExistsException raced) {
                 // another process created it first; the check below still applies
             }
         }
+        requirePrivate();
+    }
+
+    /**
+     * Refuses a home owned by another user (they could have swapped the token or the database) or one that others may
+     * read, write or enter (the token would be theirs to read). Nothing is changed: the message says how to fix it, since
+     * a home left open may already have been read or changed and its owner should look before closing it.
+     */
+    public void requirePrivate() throws IOException {
         UserPrincipal owner = Files.getOwner(dir);
         UserPrincipal me = dir.getFileSystem().getUserPrincipalLookupService()
                 .lookupPrincipalByName(System.getProperty("user.name"));
@@ -115,13 +123,12 @@ public final class BatonHome {
                     + " " + dir + "` if it should be yours");
         }
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
-        if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
-            // Others could have swapped the token or the database: nothing in it can be trusted any more.
-            throw new IOException(dir + " is writable by other users (" + PosixFilePermissions.toString(permissions)
-                    + "); check what is in it, run `chmod 700 " + dir + "` and start again");
-        }
         if (!OWNER_ONLY_DIR.containsAll(permissions)) {
-            Files.setPosixFilePermissions(dir, OWNER_ONLY_DIR); // readable by others (an older install): closed now
+            boolean writable = permissions.contains(PosixFilePermission.GROUP_WRITE)
+                    || permissions.contains(PosixFilePermission.OTHERS_WRITE);
+            throw new IOException(dir + " is open to other users (" + PosixFilePermissions.toString(permissions) + "):"
+                    + (writable ? " they could have swapped the token or the database" : " Baton's files must be the"
+                    + " user's alone") + "; check what is in it, run `chmod 700 " + dir + "` and start again");
         }
     }
 

@@ -1,17 +1,18 @@
 package dev.baton.installer;
 
+import dev.baton.home.BatonHome;
+import dev.baton.home.StateCheck;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.OptionalLong;
 
 /** {@code baton doctor}: checks every piece an agent needs to reach Baton and says how to fix what is wrong. */
 public final class Doctor {
@@ -62,6 +63,7 @@ public final class Doctor {
         List<Check> checks = new ArrayList<>();
         checks.add(batonHome());
         checks.add(token());
+        checks.add(state());
         checks.add(executable("hook script", layout.hookScript()));
         checks.add(executable("launcher", layout.hookLauncher()));
         checks.add(layout.binDirOnPath()
@@ -70,7 +72,7 @@ public final class Doctor {
                         + " `baton` yourself: export PATH=\"" + layout.binDir() + ":$PATH\"", ""));
         // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
         new AgentChecks(layout, project, environment).addTo(checks);
-        checks.add(5, sidecar());
+        checks.add(6, sidecar());
         return checks;
     }
 
@@ -95,16 +97,40 @@ public final class Doctor {
                     "run `baton install` or start the sidecar once with `baton serve`; both create it");
         }
         try {
-            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(home);
-            String shown = PosixFilePermissions.toString(mode);
-            if (mode.contains(PosixFilePermission.GROUP_WRITE) || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
-                return Check.problem("BATON_HOME", home + " is writable by others (" + shown + ")",
-                        "chmod 700 " + home);
-            }
+            String shown = PosixFilePermissions.toString(Files.getPosixFilePermissions(home));
+            layout.sidecarHome().requirePrivate();
             return Check.ok("BATON_HOME", home + " (" + shown + ")");
         } catch (IOException e) {
-            return Check.problem("BATON_HOME", "cannot read the permissions of " + home + ": " + e.getMessage(),
-                    "check that " + home + " belongs to you");
+            boolean notOurs = String.valueOf(e.getMessage()).contains(" belongs to ");
+            return Check.problem("BATON_HOME", e.getMessage(), notOurs
+                    ? "use a BATON_HOME of your own, or `chown` " + home + " to you" : "chmod 700 " + home);
+        }
+    }
+
+    /**
+     * The sidecar's database and its log, checked as a start checks them (one owner: {@link StateCheck}), unless a
+     * sidecar is running: it checked them when it started, and its log is in use.
+     */
+    private Check state() {
+        BatonHome home = layout.sidecarHome();
+        if (!Files.isDirectory(home.dir())) {
+            return new Check(Status.SKIPPED, "state", "no BATON_HOME yet", "");
+        }
+        try {
+            OptionalLong pid = home.readPid();
+            if (pid.isPresent() && ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false)) {
+                return Check.ok("state", home.database() + " (checked by the running sidecar, pid " + pid.getAsLong()
+                        + ", when it started)");
+            }
+            List<StateCheck.Problem> problems = StateCheck.inspect(home);
+            if (!problems.isEmpty()) {
+                return Check.problem("state", problems.get(0).what(), problems.get(0).fix());
+            }
+            return Check.ok("state", Files.exists(home.database()) ? home.database() + " is whole"
+                    : "no database yet (the sidecar makes one when it first starts)");
+        } catch (IOException e) {
+            return Check.problem("state", "cannot check " + home.database() + ": " + e.getMessage(),
+                    "check that " + home.dir() + " and its files belong to you");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.home.BatonHome;
+import dev.baton.home.StateCheck;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
@@ -37,6 +38,12 @@ final class ServeCommand implements Callable<Integer> {
         Sidecar sidecar;
         try {
             home.prepare();
+            // Before the log is opened: a home the sidecar could not write is refused with the fix, not a bare path.
+            java.util.Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
+            if (unwritable.isPresent()) {
+                throw new CliException(unwritable.get().refusal());
+            }
+            home.ownerOnly(home.logFile()); // 0600 from the start, whatever the umask
             ServeLog.alsoTo(home.logFile());
             SidecarOptions options = SidecarOptions.defaults(home, chosen);
             sidecar = Sidecar.start(acceptEmptyState ? options.acceptingEmptyState() : options, SidecarAdapters::of);

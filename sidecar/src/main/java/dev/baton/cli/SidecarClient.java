@@ -59,9 +59,7 @@ final class SidecarClient {
 
     private static SidecarClient connect(BatonHome home, boolean supervisor) {
         try {
-            String endpoint = home.readEndpoint().orElseThrow(() -> new CliException(
-                    "no sidecar is running for " + home.dir() + " (no endpoint file); start it with `baton serve`"));
-            requireOurs(home);
+            String endpoint = verifiedEndpoint(home);
             String token = (supervisor ? home.readSupervisorToken() : home.readToken()).orElseThrow(() -> new CliException(
                     "the token file " + (supervisor ? home.supervisorTokenFile() : home.tokenFile())
                             + " is missing; start the sidecar with `baton serve`"));
@@ -69,6 +67,25 @@ final class SidecarClient {
         } catch (IOException e) {
             throw new CliException("cannot read " + home.dir() + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code host:port} of this home's sidecar, checked before any token is read to be sent there: the home is private
+     * to the user, and the listener is the sidecar of {@code sidecar.pid} ({@link #requireOurs}).
+     */
+    static String verifiedEndpoint(BatonHome home) throws IOException {
+        String notRunning = "no sidecar is running for " + home.dir() + " (no endpoint file); start it with `baton serve`";
+        if (!Files.isDirectory(home.dir())) {
+            throw new CliException(notRunning);
+        }
+        try {
+            home.requirePrivate();
+        } catch (IOException e) {
+            throw new CliException(e.getMessage());
+        }
+        String endpoint = home.readEndpoint().orElseThrow(() -> new CliException(notRunning));
+        requireOurs(home);
+        return endpoint;
     }
 
     /**

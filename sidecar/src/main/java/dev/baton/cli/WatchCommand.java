@@ -87,8 +87,7 @@ final class WatchCommand extends SidecarCommands implements Callable<Integer> {
     private WebSocket connect(Long after, BlockingQueue<Object> frames) {
         BatonHome home = home();
         try {
-            String endpoint = home.readEndpoint().orElseThrow(() -> new CliException(
-                    "no sidecar is running for " + home.dir() + " (no endpoint file); start it with `baton serve`"));
+            String endpoint = SidecarClient.verifiedEndpoint(home);
             String token = home.readToken().orElseThrow(() -> new CliException(
                     "the token file " + home.tokenFile() + " is missing; start the sidecar with `baton serve`"));
             URI uri = URI.create("ws://" + endpoint + "/v1/events" + (after == null ? "" : "?since=" + after));

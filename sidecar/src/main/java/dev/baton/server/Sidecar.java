@@ -2,6 +2,7 @@ package dev.baton.server;
 
 import dev.baton.Baton;
 import dev.baton.home.BatonHome;
+import dev.baton.home.StateCheck;
 import dev.baton.http.HttpApi;
 import dev.baton.store.SqliteStore;
 import io.javalin.config.RoutesConfig;
@@ -10,8 +11,11 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,15 +58,19 @@ public final class Sidecar implements AutoCloseable {
             throws IOException {
         BatonHome home = options.home();
         home.prepare();
-        if (!options.acceptEmptyState()) {
-            LostState.check(home);
+        Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
+        if (unwritable.isPresent()) {
+            throw new IOException(unwritable.get().refusal());
         }
         // Checked before sidecar.lock exists: a start refused for its token must not look like a sidecar that ran.
         String token = home.ensureToken();
         String supervisorToken = home.ensureSupervisorToken();
+        boolean ranBefore = Files.exists(home.lockFile());
         FileChannel channel;
         try {
-            channel = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            channel = FileChannel.open(home.lockFile(), Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            home.ownerOnly(home.lockFile()); // one left by an older version may be 0644
         } catch (java.nio.file.FileSystemException e) {
             throw new IOException(home.dir() + " is not writable (" + e.getReason() + "); the sidecar keeps its"
                     + " database there and must be able to write it", e);
@@ -81,6 +89,13 @@ public final class Sidecar implements AutoCloseable {
         }
         List<AutoCloseable> opened = new ArrayList<>();
         try {
+            // Checked holding the home's lock, so no other sidecar is writing what is read.
+            if (!options.acceptEmptyState()) {
+                Optional<StateCheck.Problem> damage = StateCheck.damage(home, ranBefore);
+                if (damage.isPresent()) {
+                    throw new IOException(damage.get().refusal());
+                }
+            }
             // SQLite gives the -wal and -shm files the database file's mode, so one 0600 file covers all three
             // whatever the umask; files left by an older version are narrowed too.
             home.ownerOnly(home.database());

@@ -28,7 +28,7 @@ public record SidecarOptions(
                 HolderLiveness.heartbeatTtl(System.getenv()), Duration.ofSeconds(5));
     }
 
-    /** Starts even when the database looks as if it lost what an earlier sidecar held ({@link LostState}). */
+    /** Starts even when the database looks as if it lost what an earlier sidecar held ({@link dev.baton.home.StateCheck}). */
     public SidecarOptions acceptingEmptyState() {
         return new SidecarOptions(home, port, clock, processes, heartbeatTtl, sweepEvery, true);
     }

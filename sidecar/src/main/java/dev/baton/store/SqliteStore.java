@@ -1,5 +1,6 @@
 package dev.baton.store;
 
+import dev.baton.home.StateRecord;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
 import dev.baton.session.AgentKind;
@@ -64,6 +65,7 @@ public final class SqliteStore implements Store {
             // rolls back by itself and the driver's own bookkeeping would no longer match it.
             connection.setAutoCommit(true);
             Migrations.apply(connection);
+            StateRecord.started(connection);
             upsertSession = connection.prepareStatement("""
                     INSERT OR REPLACE INTO sessions (id, agent, pid, pid_start_ms, host, cwd, repo_root, started_ms,
                         heartbeat_ms, name, parent_id, key_hash, plan_goal, plan_task, plan_ms)
@@ -325,9 +327,19 @@ public final class SqliteStore implements Store {
         return "sqlite:" + file;
     }
 
+    /** What the next start checks the database against ({@link StateRecord}); a stop that cannot record it is unclean. */
+    private void recordCleanStop() {
+        try {
+            StateRecord.stopped(connection, System.currentTimeMillis());
+        } catch (SQLException e) {
+            // Left marked as running: the next start then checks the log, as after a crash.
+        }
+    }
+
     @Override
     public synchronized void close() {
         try {
+            recordCleanStop();
             connection.close();
         } catch (SQLException e) {
             throw new StoreException("closing the database failed: " + e.getMessage(), e);
