@@ -126,7 +126,8 @@ public final class BatonHome {
         if (!OWNER_ONLY_DIR.containsAll(permissions)) {
             boolean writable = permissions.contains(PosixFilePermission.GROUP_WRITE)
                     || permissions.contains(PosixFilePermission.OTHERS_WRITE);
-            throw new IOException(dir + " is open to other users (" + PosixFilePermissions.toString(permissions) + "):"
+            throw new IOException(dir + " is " + (writable ? "writable by" : "open to") + " other users ("
+                    + PosixFilePermissions.toString(permissions) + "):"
                     + (writable ? " they could have swapped the token or the database" : " Baton's files must be the"
                     + " user's alone") + "; check what is in it, run `chmod 700 " + dir + "` and start again");
         }

@@ -9,6 +9,8 @@ import dev.baton.support.OtherUser;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,6 +70,33 @@ class EndpointSquattingTest {
             assertThat(cli.err()).contains("no sidecar is running");
         } finally {
             squatter.destroyForcibly();
+        }
+    }
+
+    @Test
+    void watchSendsNoTokenToAListenerOfTheSameUserThatIsNotTheSidecar() throws Exception {
+        Path homeDir = Files.createDirectory(dir.resolve("home"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        BatonHome home = new BatonHome(homeDir);
+        home.ensureToken();
+        try (ServerSocket squatter = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+             ChildProcess ours = ChildProcess.sleeping()) {
+            home.writeEndpoint(squatter.getLocalPort());
+            home.writePid(ours.pid()); // alive and ours, but not the process holding the socket
+
+            BatonCli.Result watch = new BatonCli(homeDir, dir).run("watch", "--count", "1");
+
+            try (Socket sentinel = new Socket(InetAddress.getLoopbackAddress(), squatter.getLocalPort())) {
+                sentinel.getOutputStream().write("SENTINEL\n".getBytes(StandardCharsets.US_ASCII));
+                sentinel.getOutputStream().flush();
+                try (Socket first = squatter.accept()) {
+                    String heard = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8))
+                            .readLine();
+                    assertThat(heard).as("the first thing the listener heard").isEqualTo("SENTINEL");
+                }
+            }
+            assertThat(watch.exit()).isEqualTo(2);
+            assertThat(watch.err()).contains("no sidecar is running").contains("is not the sidecar's");
         }
     }
 

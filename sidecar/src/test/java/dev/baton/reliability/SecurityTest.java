@@ -7,6 +7,7 @@ import dev.baton.home.BatonHome;
 import dev.baton.http.Callers;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarOptions;
+import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.OtherUser;
 import dev.baton.support.TempSidecar;
@@ -149,11 +150,44 @@ class SecurityTest {
     }
 
     @Test
-    void aHomeOthersCanReadIsClosedToThemBeforeAnythingIsWrittenInIt() throws Exception {
+    void aHomeOthersCanReadIsRefusedWithTheFixByTheSidecarAndTheCliAndLeftAsItIs() throws Exception {
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home))).isEqualTo("rwx------");
+        assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0)))
+                .isInstanceOf(IOException.class).hasMessageContaining(home + " is open to other users (rwxr-xr-x)")
+                .hasMessageContaining("chmod 700 " + home);
+        BatonCli.Result cli = new BatonCli(home, home).run("locks");
+
+        assertThat(cli.exit()).isEqualTo(2);
+        assertThat(cli.err()).contains("chmod 700 " + home);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home))).isEqualTo("rwxr-xr-x");
+        assertThat(home.resolve("token")).doesNotExist();
+    }
+
+    @Test
+    void aHomeBatonMakesIsOwnerOnlyAndEveryFileInItTooUnderUmask022() throws Exception {
+        Path made = home.resolve("made");
+        List<String> serve = new BatonCli(made, home).builder("serve", "--port", "0").command();
+        List<String> command = new java.util.ArrayList<>(List.of("sh", "-c", "umask 022; exec \"$@\"", "sh"));
+        command.addAll(serve);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(home.resolve("serve.out").toFile());
+        builder.environment().put("BATON_HOME", made.toString());
+        Process sidecar = builder.start();
+        try {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+                    .until(() -> !sidecar.isAlive() || Files.exists(made.resolve("endpoint")));
+            assertThat(sidecar.isAlive()).as(Files.readString(home.resolve("serve.out"))).isTrue();
+
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(made))).isEqualTo("rwx------");
+            for (String file : List.of("baton.db", "baton.db-wal", "baton.db-shm", "sidecar.log", "sidecar.lock", "token",
+                    "supervisor-token", "endpoint", "sidecar.pid")) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(made.resolve(file)))).as(file)
+                        .isEqualTo("rw-------");
+            }
+        } finally {
+            sidecar.destroy();
+            sidecar.waitFor();
         }
     }
 
@@ -166,6 +200,9 @@ class SecurityTest {
 
         assertThatThrownBy(() -> Sidecar.start(SidecarOptions.defaults(new BatonHome(theirs), 0)))
                 .isInstanceOf(IOException.class).hasMessageContaining("belongs to " + other).hasMessageContaining("chown");
+        BatonCli.Result cli = new BatonCli(theirs, home).run("locks");
+        assertThat(cli.exit()).isEqualTo(2);
+        assertThat(cli.err()).contains("belongs to " + other).contains("chown");
     }
 
     @Test
