@@ -49,11 +49,17 @@ final class WalFile {
                 return Optional.of("its header's checksum does not match (garbled)");
             }
             int frame = FRAME_HEADER + pageSize;
-            if ((size - HEADER) % frame != 0) {
-                return Optional.of("it ends in the middle of a frame (cut short: " + size + " bytes)");
-            }
             int salt1 = header.getInt(16);
             int salt2 = header.getInt(20);
+            long tail = (size - HEADER) % frame;
+            // SQLite writes a frame's header and its page with two writes: a process killed between them leaves the
+            // header of a frame SQLite ignores (its transaction never returned). Any other partial frame was cut.
+            boolean tornByAKill = tail == FRAME_HEADER
+                    && read(channel, size - tail, FRAME_HEADER).getInt(8) == salt1
+                    && read(channel, size - tail, FRAME_HEADER).getInt(12) == salt2;
+            if (tail != 0 && !tornByAKill) {
+                return Optional.of("it ends in the middle of a frame (cut short: " + size + " bytes)");
+            }
             boolean chainBroken = false;
             long frames = (size - HEADER) / frame;
             for (long i = 0; i < frames; i++) {

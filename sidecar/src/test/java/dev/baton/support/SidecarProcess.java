@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 
@@ -32,7 +33,9 @@ public final class SidecarProcess implements AutoCloseable {
             Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> !process.isAlive() || (Files.exists(endpoint) && !Files.readString(endpoint).isBlank()));
             if (!process.isAlive()) {
-                throw new IllegalStateException("the sidecar exited with " + process.exitValue() + "; see " + home.resolve("sidecar.log"));
+                List<String> log = Files.readAllLines(home.resolve("sidecar.log"));
+                throw new IllegalStateException("the sidecar exited with " + process.exitValue() + "; the end of "
+                        + home.resolve("sidecar.log") + ":\n" + String.join("\n", log.subList(Math.max(0, log.size() - 5), log.size())));
             }
             String text = Files.readString(endpoint).trim();
             return new SidecarProcess(home, process, Integer.parseInt(text.substring(text.indexOf(':') + 1)));
