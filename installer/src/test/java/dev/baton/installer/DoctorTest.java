@@ -143,6 +143,7 @@ class DoctorTest extends MachineFixture {
             exchange.close();
         });
         sidecar.start();
-        write(machine.layout().endpointFile(), "127.0.0.1:" + sidecar.getAddress().getPort() + "\n");
+        machine.layout().sidecarHome().prepare(); // made 0700, as a real sidecar makes it
+        machine.layout().sidecarHome().writeEndpoint(sidecar.getAddress().getPort());
     }
 }
