@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import dev.baton.state.BatonException;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -67,30 +68,42 @@ public final class CanonicalPath {
     private static Path resolveExisting(Path normalised) {
         Deque<Path> missing = new ArrayDeque<>();
         Path existing = normalised;
-        // Files.exists answers without an exception; only the first missing name below the deepest existing
-        // directory goes through toRealPath, which tells a symlink loop from a plain missing file.
+        // Files.exists answers without an exception: walk up to the first missing name below the deepest
+        // existing directory.
         while (existing.getParent() != null && !Files.exists(existing.getParent())) {
             missing.push(existing.getFileName());
             existing = existing.getParent();
         }
-        while (existing != null) {
-            try {
-                Path real = existing.toRealPath();
-                for (Path name : missing) {
-                    real = real.resolve(name);
-                }
-                return real.normalize();
-            } catch (NoSuchFileException | NotDirectoryException e) {
-                missing.push(existing.getFileName());
-                existing = existing.getParent();
-            } catch (FileSystemException e) {
-                // ELOOP (a symlink loop) and the like: the path can never name a real file.
-                throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + e.getReason());
-            } catch (IOException e) {
-                throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + e.getMessage());
-            }
+        Path real = existing.getParent() == null ? existing : resolveFirstMissing(normalised, existing);
+        for (Path name : missing) {
+            real = real.resolve(name);
         }
-        return normalised;
+        return real.normalize();
+    }
+
+    /**
+     * The real spelling of a name whose parent exists: the parent's symlinks resolved, the name kept. java.io's
+     * canonical form does this in native code (it resolves the longest prefix that exists and keeps the rest),
+     * where {@code toRealPath} on a missing name throws an exception whose stack trace was a tenth of an
+     * acquire's CPU. A name below it is asked for so that a symlink loop at {@code name} is an error there too
+     * (ELOOP on a prefix), as it is for {@code toRealPath}; the error's reason then comes from the latter.
+     */
+    private static Path resolveFirstMissing(Path normalised, Path name) {
+        try {
+            return Path.of(new File(name.toFile(), "child").getCanonicalPath()).getParent();
+        } catch (IOException | InvalidPathException e) {
+            try {
+                name.toRealPath();
+            } catch (NoSuchFileException | NotDirectoryException missing) {
+                // Not the cause; the reason below is the generic one.
+            } catch (FileSystemException loop) {
+                // ELOOP (a symlink loop) and the like: the path can never name a real file.
+                throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + loop.getReason());
+            } catch (IOException other) {
+                throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + other.getMessage());
+            }
+            throw BatonException.invalid("'" + printable(normalised.toString()) + "' cannot be resolved: " + e.getMessage());
+        }
     }
 
     private static boolean hasControl(String text) {

@@ -99,6 +99,24 @@ final class Migrations {
                 kind TEXT NOT NULL,
                 data TEXT NOT NULL
             );
+            """,
+            // 4: audit ids without AUTOINCREMENT, which wrote a sqlite_sequence row (one more page) in every
+            // commit. Audit rows are never deleted, so a new id is still above every id ever handed out.
+            """
+            CREATE TABLE audit_v4 (
+                id INTEGER PRIMARY KEY,
+                at_ms INTEGER NOT NULL,
+                action TEXT NOT NULL,
+                session_id TEXT,
+                file TEXT,
+                reason TEXT,
+                actor TEXT
+            );
+            INSERT INTO audit_v4 (id, at_ms, action, session_id, file, reason, actor)
+                SELECT id, at_ms, action, session_id, file, reason, actor FROM audit;
+            DROP TABLE audit;
+            ALTER TABLE audit_v4 RENAME TO audit;
+            CREATE INDEX audit_by_file ON audit(file, id);
             """);
 
     private Migrations() {

@@ -52,6 +52,25 @@ class CanonicalPathTest {
     }
 
     @Test
+    void aSymlinkLoopNamedAsTheFileItselfIsAClearValidationError() throws Exception {
+        Files.createSymbolicLink(dir.resolve("loop1"), dir.resolve("loop2"));
+        Files.createSymbolicLink(dir.resolve("loop2"), dir.resolve("loop1"));
+
+        assertThatThrownBy(() -> CanonicalPath.of(dir + "/loop1", null))
+                .isInstanceOf(BatonException.class).hasMessageContaining("cannot be resolved");
+    }
+
+    @Test
+    void aNewFileInNewDirectoriesBelowALinkIsKeyedThroughTheLinksTarget() throws Exception {
+        Path target = Files.createDirectories(dir.resolve("real"));
+        Files.createSymbolicLink(dir.resolve("alias"), target);
+
+        assertThat(CanonicalPath.of(dir + "/alias/new/deeper/../file.txt", null))
+                .isEqualTo(target.toRealPath().resolve("new/file.txt").toString());
+        assertThat(CanonicalPath.of(dir + "/alias/new.txt", null)).isEqualTo(target.toRealPath().resolve("new.txt").toString());
+    }
+
+    @Test
     void traversalAboveTheRootStaysAtTheRoot() {
         assertThat(CanonicalPath.of("/../../etc/../tmp/x", null)).isEqualTo(CanonicalPath.of("/tmp/x", null));
     }
