@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Machine implements AutoCloseable {
 
-    /** Seconds a hook may take. The agents' own hook timeouts, as installed, are 10 s; the hook must end first. */
+    /** Seconds a hook may take. The agents' own hook timeouts, as installed, are 30 s; the hook must end first. */
     static final String HOOK_BUDGET = "9";
 
     final Path home;

@@ -3,9 +3,10 @@ package dev.baton.installer;
 import java.nio.file.Path;
 
 /**
- * The systemd user units that run the sidecar under socket activation: {@code baton.socket} listens on
- * 127.0.0.1:PORT from login on, and the first connection starts {@code baton.service}, which gets the listening
- * socket as its standard input ({@code StandardInput=socket}) and serves it.
+ * The systemd user units that keep the sidecar ready: {@code baton.socket} listens on 127.0.0.1:PORT from login on,
+ * and {@code baton.service} gets that listening socket as its standard input ({@code StandardInput=socket}) and
+ * serves it. The service starts at login too, so the JVM is up before the first edit; when it is not running
+ * (stopped with {@code baton stop}, or it failed), the next connection starts it and waits in the socket's queue.
  *
  * @param launcher  the installed {@code baton} launcher the service runs
  * @param batonHome the sidecar's BATON_HOME
@@ -49,7 +50,10 @@ record SystemdUnits(Path launcher, Path batonHome, int port, String path) {
                 // The sidecar copies its output to sidecar.log in BATON_HOME as well.
                 + "StandardInput=socket\n"
                 + "StandardOutput=journal\n"
-                + "StandardError=journal\n";
+                + "StandardError=journal\n"
+                + "\n"
+                + "[Install]\n"
+                + "WantedBy=default.target\n";
     }
 
     /**

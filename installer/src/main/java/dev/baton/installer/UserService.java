@@ -89,7 +89,8 @@ final class UserService {
         writeOwn(socketUnit(), units.socket(), out, dryRun);
         writeOwn(serviceUnit(), units.service(), out, dryRun);
         if (dryRun) {
-            out.println("would run: systemctl --user daemon-reload; systemctl --user enable --now " + SystemdUnits.SOCKET);
+            out.println("would run: systemctl --user daemon-reload; systemctl --user enable --now " + SystemdUnits.SOCKET
+                    + " " + SystemdUnits.SERVICE);
             return 0;
         }
         // Written whether or not the socket can be started now: the hook connects there first and, finding nothing
@@ -99,19 +100,22 @@ final class UserService {
         if (unreachable.isPresent()) {
             out.println("The user's systemd is not reachable here (" + unreachable.get() + "), so nothing was enabled;"
                     + " the hooks keep starting the sidecar on demand. Where a user manager runs, start the socket with"
-                    + " `systemctl --user daemon-reload && systemctl --user enable --now " + SystemdUnits.SOCKET + "`.");
+                    + " `systemctl --user daemon-reload && systemctl --user enable --now " + SystemdUnits.SOCKET + " "
+                    + SystemdUnits.SERVICE + "`.");
             return 0;
         }
         ServiceManagerCall reload = systemctl("daemon-reload");
-        ServiceManagerCall enable = reload.succeeded() ? systemctl("enable", "--now", SystemdUnits.SOCKET) : reload;
+        ServiceManagerCall enable = reload.succeeded()
+                ? systemctl("enable", "--now", SystemdUnits.SOCKET, SystemdUnits.SERVICE) : reload;
         if (!enable.succeeded()) {
             out.println("systemctl --user could not start " + SystemdUnits.SOCKET + ": " + enable.output().strip());
             out.println("If a sidecar already serves port " + units.port() + ", stop it (`baton stop`) and run"
                     + " `baton service install` again; `baton service status` shows the units' state.");
             return 1;
         }
-        out.println(SystemdUnits.SOCKET + " listens on 127.0.0.1:" + units.port() + " from now on and at every login;"
-                + " the first hook call starts the sidecar (" + SystemdUnits.SERVICE + ").");
+        out.println(SystemdUnits.SOCKET + " listens on 127.0.0.1:" + units.port() + " and " + SystemdUnits.SERVICE
+                + " serves it, from now on and at every login; when the sidecar is not running, the next hook call"
+                + " starts it through the socket.");
         return 0;
     }
 
@@ -143,8 +147,7 @@ final class UserService {
             } else {
                 boolean reachable = systemdUnreachable().isEmpty();
                 if (reachable && (Files.exists(socketUnit()) || Files.exists(serviceUnit()))) {
-                    systemctl("disable", "--now", SystemdUnits.SOCKET);
-                    systemctl("stop", SystemdUnits.SERVICE);
+                    systemctl("disable", "--now", SystemdUnits.SOCKET, SystemdUnits.SERVICE);
                 }
                 removeOwn(socketUnit(), out);
                 removeOwn(serviceUnit(), out);
@@ -187,10 +190,11 @@ final class UserService {
         String socketActive = systemctl("is-active", SystemdUnits.SOCKET).firstLine();
         String socketEnabled = systemctl("is-enabled", SystemdUnits.SOCKET).firstLine();
         String serviceActive = systemctl("is-active", SystemdUnits.SERVICE).firstLine();
+        String serviceEnabled = systemctl("is-enabled", SystemdUnits.SERVICE).firstLine();
         lines.add("systemd socket activation (" + systemdDir() + "):");
         lines.add("  " + SystemdUnits.SOCKET + ": " + socketActive + ", " + socketEnabled);
-        lines.add("  " + SystemdUnits.SERVICE + ": " + serviceActive
-                + (serviceActive.equals("inactive") ? " (the next connection starts it)" : ""));
+        lines.add("  " + SystemdUnits.SERVICE + ": " + serviceActive + ", " + serviceEnabled
+                + (serviceActive.equals("inactive") ? " (the next connection to the socket starts it)" : ""));
         return new Report(Mode.SERVICE, socketActive.equals("active"), lines);
     }
 

@@ -36,7 +36,7 @@ class UserServiceTest extends MachineFixture {
                 .contains("\nExecStart=\"" + launcher.toString().replace("%", "%%") + "\" serve\n")
                 .contains("\nEnvironment=\"BATON_HOME=" + batonHome.toString().replace("\"", "\\\"").replace("%", "%%") + "\"\n")
                 .contains("\nStandardInput=socket\n", "\nStandardOutput=journal\n", "\nStandardError=journal\n")
-                .contains("\nRequires=baton.socket\n");
+                .contains("\nRequires=baton.socket\n", "\nWantedBy=default.target\n");
         Optional<Path> analyze = onPath("systemd-analyze");
         if (analyze.isEmpty()) {
             System.out.println("systemd-analyze is not on PATH: the units' syntax was not checked by systemd itself");
