@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code baton service install|uninstall|status}: the sidecar as a service of the user's service manager. */
@@ -17,6 +18,17 @@ public final class ServiceCommand implements Runnable {
 
     @Spec
     CommandSpec spec;
+
+    private final Map<String, String> environment;
+
+    public ServiceCommand() {
+        this(System.getenv());
+    }
+
+    /** @param environment the variables paths are derived from (see {@link InstallLayout}) */
+    public ServiceCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
 
     @Override
     public void run() {
@@ -50,12 +62,15 @@ public final class ServiceCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        @ParentCommand
+        ServiceCommand parent;
+
         @Option(names = "--dry-run", description = "Print what would be written and run, and change nothing.")
         boolean dryRun;
 
         @Override
         public Integer call() {
-            return with(spec, "install", System.getenv(), (service, out) -> service.install(out, dryRun));
+            return with(spec, "install", parent.environment, (service, out) -> service.install(out, dryRun));
         }
     }
 
@@ -64,9 +79,12 @@ public final class ServiceCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        @ParentCommand
+        ServiceCommand parent;
+
         @Override
         public Integer call() {
-            return with(spec, "uninstall", System.getenv(), UserService::uninstall);
+            return with(spec, "uninstall", parent.environment, UserService::uninstall);
         }
     }
 
@@ -75,9 +93,12 @@ public final class ServiceCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        @ParentCommand
+        ServiceCommand parent;
+
         @Override
         public Integer call() {
-            return with(spec, "status", System.getenv(), (service, out) -> {
+            return with(spec, "status", parent.environment, (service, out) -> {
                 service.status().lines().forEach(out::println);
                 return 0;
             });

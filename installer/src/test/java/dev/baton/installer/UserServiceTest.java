@@ -88,6 +88,12 @@ class UserServiceTest extends MachineFixture {
         assertThat(status.summary()).contains("the user's systemd is not reachable here")
                 .contains("the hooks start the sidecar on demand");
         assertThat(doctorLine()).startsWith("✔ service").contains("not reachable");
+        StringWriter printed = new StringWriter();
+        int statusExit = new picocli.CommandLine(new ServiceCommand(machine.env)).setOut(new PrintWriter(printed))
+                .execute("status");
+        assertThat(statusExit).isZero();
+        assertThat(printed.toString()).contains("the user's systemd is not reachable here")
+                .contains("the hooks start the sidecar on demand");
     }
 
     @Test

@@ -122,6 +122,70 @@ class ServiceSocketHookTest {
         assertThat(run.stderr()).startsWith("Baton could not check this edit: its sidecar did not start within 1 s");
     }
 
+    /**
+     * The real thing where the user's systemd is reachable: {@code baton install --service} enables the units, the
+     * service is stopped, and a hook call starts it again through the socket. It uses the fixed unit names in the
+     * user's own ~/.config/systemd/user, so it runs only when no Baton service is installed there.
+     */
+    @Test
+    void theUsersSystemdStartsTheSidecarThroughItsSocket() throws Exception {
+        Path units = Path.of(System.getProperty("user.home"), ".config", "systemd", "user");
+        String skip = userSystemdUnusable(units);
+        if (skip != null) {
+            System.out.println("skipped: " + skip);
+        }
+        assumeTrue(skip == null, skip);
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+        env.put("BATON_HOME", harness.home().dir().toString());
+        env.put("BATON_PORT", Integer.toString(port));
+        env.put("XDG_DATA_HOME", dir.resolve("data").toString());
+        env.put("CLAUDE_CONFIG_DIR", dir.resolve("claude").toString());
+        env.remove("XDG_CONFIG_HOME");
+        try {
+            int installed = new picocli.CommandLine(new dev.baton.installer.InstallCommand(env))
+                    .execute("--claude", "--no-mcp", "--service");
+            assertThat(installed).isZero();
+            assertThat(systemctl("stop", "baton.service")).isZero();
+            await().atMost(START).until(() -> harness.home().readEndpoint().isEmpty());
+
+            ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
+                    env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "2", "BATON_HOOK_START_TIMEOUT", "60"));
+
+            assertThat(run.silent()).as("stdout=%s stderr=%s", run.stdout(), run.stderr()).isTrue();
+            assertThat(harness.home().readEndpoint()).contains("127.0.0.1:" + port);
+        } finally {
+            new picocli.CommandLine(new dev.baton.installer.ServiceCommand(env)).execute("uninstall");
+        }
+        assertThat(units.resolve("baton.socket")).doesNotExist();
+    }
+
+    private static String userSystemdUnusable(Path units) throws Exception {
+        if (Files.exists(units.resolve("baton.socket")) || Files.exists(units.resolve("baton.service"))) {
+            return "a Baton service is installed in " + units + "; this test does not touch it";
+        }
+        if (systemctl("show-environment") != 0) {
+            return "the user's systemd is not reachable here (`systemctl --user show-environment` failed; PID 1 is "
+                    + Files.readString(Path.of("/proc/1/comm")).strip() + ")";
+        }
+        return null;
+    }
+
+    private static int systemctl(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("systemctl", "--user"));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return process.waitFor(60, TimeUnit.SECONDS) ? process.exitValue() : -1;
+        } catch (IOException e) {
+            return -1; // no systemctl at all
+        }
+    }
+
     /** Perl listening on {@code host}, handing the socket to {@code baton serve} (at once, or at the first connection). */
     private Process activated(String host, Path portFile, boolean waitForConnection) throws IOException {
         Path baton = SidecarLaunch.batonCommand(dir.resolve("baton"), "");
