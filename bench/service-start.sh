@@ -4,7 +4,8 @@
 #   on demand          the hook starts `bin/baton serve` itself (BATON_BIN) and polls until it answers;
 #   socket activation  a listener on 127.0.0.1 that, as systemd does for baton.socket, starts `bin/baton serve` at
 #                      the first connection with the listening socket as its standard input (here: perl); the hook
-#                      finds it through BATON_HOME/service-socket, connects, and polls until the sidecar answers.
+#                      finds it through BATON_HOME/service-socket, connects, and polls until the sidecar answers;
+#   already running    the next call to that sidecar, as every call meets it once the service started it at login.
 # Usage: bench/service-start.sh [N]   (default 5; needs perl and a built jar: mvn -q package -DskipTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,20 +38,23 @@ on_demand() {
   hook "$home" "$PWD/bin/baton"
   stop "$home"
 }
-activated() {
-  local home; home=$(mktemp -d)
+activated_in() { # the first call to a sidecar that the call's connection starts, in home $1
+  local home=$1
   BATON_HOME=$home perl -e "$activator" "$home/port" "$PWD/bin/baton" serve >"$home/serve.log" 2>&1 &
   until [[ -s $home/port ]]; do sleep 0.01; done
   printf '127.0.0.1:%s\n' "$(<"$home/port")" >"$home/service-socket"
   hook "$home" /bin/false
-  stop "$home"
 }
-demand=() socket=()
+demand=() socket=() running=()
 for ((i = 0; i < runs; i++)); do
   demand+=("$(on_demand)")
-  socket+=("$(activated)")
+  home=$(mktemp -d)
+  socket+=("$(activated_in "$home")")
+  running+=("$(hook "$home" /bin/false)")
+  stop "$home"
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'; }
 range() { printf '%s\n' "$@" | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
 echo "on demand (the hook starts bin/baton serve):  median $(median "${demand[@]}") ms ($(range "${demand[@]}") ms)"
 echo "socket activation (the connection starts it): median $(median "${socket[@]}") ms ($(range "${socket[@]}") ms)"
+echo "already running (the next call):              median $(median "${running[@]}") ms ($(range "${running[@]}") ms)"
