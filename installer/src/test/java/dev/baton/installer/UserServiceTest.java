@@ -125,6 +125,21 @@ class UserServiceTest extends MachineFixture {
     }
 
     @Test
+    void uninstallPurgeRemovesTheServiceWhoseLauncherItDeletes() throws Exception {
+        assumeNoUserManager();
+        machine.install(Scope.USER, Agent.CLAUDE);
+        service().install(new PrintWriter(out, true), false);
+
+        int exit = new picocli.CommandLine(new UninstallCommand(machine.env)).setOut(new PrintWriter(out, true))
+                .execute("--claude", "--purge");
+
+        assertThat(exit).isZero();
+        assertThat(machine.layout().hookLauncher()).doesNotExist();
+        assertThat(service().socketUnit()).doesNotExist();
+        assertThat(service().serviceUnit()).doesNotExist();
+    }
+
+    @Test
     void aUnitFileBatonDidNotWriteIsNeitherOverwrittenNorRemoved() throws Exception {
         machine.install(Scope.USER);
         Path foreign = TestMachine.write(machine.home.resolve(".config/systemd/user/baton.socket"), "[Socket]\nListenStream=9\n");
