@@ -60,7 +60,7 @@ public final class HttpApi implements AutoCloseable {
                     ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
                     connector.setInheritChannel(true);
                     connector.setHost("127.0.0.1");
-                    connector.setPort(((java.net.InetSocketAddress) localAddress(inherited)).getPort());
+                    connector.setPort(inherited.socket().getLocalPort());
                     return connector;
                 });
             }
@@ -121,14 +121,6 @@ public final class HttpApi implements AutoCloseable {
         app.start();
         guard.port(app.port());
         return new HttpApi(app, guard);
-    }
-
-    private static java.net.SocketAddress localAddress(ServerSocketChannel channel) {
-        try {
-            return channel.getLocalAddress();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     private static void replyHttpError(io.javalin.http.Context ctx, int status, String message) {
