@@ -21,8 +21,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Machine implements AutoCloseable {
 
-    /** Seconds a hook may take. The agents' own hook timeouts, as installed, are 10 s; the hook must end first. */
+    /** Seconds a hook may take. The agents' own hook timeouts, as installed, are 30 s; the hook must end first. */
     static final String HOOK_BUDGET = "9";
+    /** Seconds a hook may wait for the sidecar it starts, also under the agents' 30 s. */
+    static final String START_BUDGET = "20";
 
     final Path home;
     final Path repo;
@@ -55,6 +57,7 @@ final class Machine implements AutoCloseable {
         env.put("NO_COLOR", "1");
         env.put("BATON_PORT", Integer.toString(batonPort));
         env.put("BATON_HOOK_TIMEOUT", HOOK_BUDGET);
+        env.put("BATON_HOOK_START_TIMEOUT", START_BUDGET);
         String javaHome = System.getProperty("java.home");
         env.put("JAVA_HOME", javaHome);
         env.put("GIT_AUTHOR_NAME", "e2e");

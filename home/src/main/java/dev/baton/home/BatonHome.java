@@ -212,7 +212,10 @@ public final class BatonHome {
 
     /** The port in the endpoint file; empty when there is none, or when it does not hold {@code 127.0.0.1:PORT}. */
     public Optional<Integer> readEndpointPort() throws IOException {
-        Optional<String> endpoint = readEndpoint();
+        return parsePort(readEndpoint());
+    }
+
+    private static Optional<Integer> parsePort(Optional<String> endpoint) {
         if (endpoint.isEmpty()) {
             return Optional.empty();
         }
@@ -235,6 +238,29 @@ public final class BatonHome {
             return OptionalLong.empty();
         }
         return OptionalLong.of(Long.parseLong(text.get()));
+    }
+
+    /**
+     * Present while a service manager listens on the sidecar's socket and starts it on the first connection
+     * ({@code baton service install}): one line {@code 127.0.0.1:PORT}, like {@code endpoint}. The hook connects
+     * there, without its token, to have the sidecar started instead of starting one itself.
+     */
+    public Path serviceSocketFile() {
+        return dir.resolve("service-socket");
+    }
+
+    public void writeServiceSocket(int port) throws IOException {
+        prepare();
+        writeAtomically(serviceSocketFile(), LOOPBACK + ":" + port + "\n");
+    }
+
+    /** The port in {@code service-socket}; empty when there is none or it does not hold {@code 127.0.0.1:PORT}. */
+    public Optional<Integer> readServiceSocketPort() throws IOException {
+        return parsePort(readLine(serviceSocketFile()));
+    }
+
+    public void clearServiceSocket() throws IOException {
+        Files.deleteIfExists(serviceSocketFile());
     }
 
     /** Removes what announces a running sidecar (endpoint first, so nobody finds an endpoint without its pid). */

@@ -73,6 +73,7 @@ public final class Doctor {
         // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
         new AgentChecks(layout, project, environment).addTo(checks);
         checks.add(6, sidecar());
+        checks.add(7, serviceMode());
         return checks;
     }
 
@@ -147,6 +148,17 @@ public final class Doctor {
             return Check.problem("token", "cannot read " + tokenFile + ": " + e.getMessage(),
                     "chmod 600 " + tokenFile + " (it must belong to you)");
         }
+    }
+
+    /** Which mode starts the sidecar: the user's service manager (with its state) or the hooks, on demand. */
+    private Check serviceMode() {
+        UserService.Report report = new UserService(layout, environment, UserService.Platform.current()).status();
+        return switch (report.mode()) {
+            case ON_DEMAND, UNREACHABLE -> Check.ok("service", report.summary());
+            case SERVICE -> report.up() ? Check.ok("service", report.summary())
+                    : Check.problem("service", report.summary(), "run `baton service install` again, or"
+                            + " `baton service uninstall` to go back to starting it on demand");
+        };
     }
 
     private Check sidecar() {

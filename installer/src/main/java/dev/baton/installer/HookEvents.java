@@ -22,44 +22,44 @@ record HookEvents(String dialect, List<EventHook> events) {
 
     /** Claude Code: timeouts in seconds. PermissionDenied and PostToolUseFailure end an edit that never happened. */
     static final HookEvents CLAUDE = new HookEvents("claude", List.of(
-            new EventHook("PreToolUse", CLAUDE_TOOLS, 10),
-            new EventHook("PostToolUse", CLAUDE_TOOLS, 10),
-            new EventHook("PostToolUseFailure", CLAUDE_TOOLS, 10),
-            new EventHook("PermissionDenied", CLAUDE_TOOLS, 10),
-            new EventHook("Stop", null, 15),
-            new EventHook("SubagentStop", null, 15),
-            new EventHook("SessionStart", null, 15),
-            new EventHook("SessionEnd", null, 15)));
+            new EventHook("PreToolUse", CLAUDE_TOOLS, 30),
+            new EventHook("PostToolUse", CLAUDE_TOOLS, 30),
+            new EventHook("PostToolUseFailure", CLAUDE_TOOLS, 30),
+            new EventHook("PermissionDenied", CLAUDE_TOOLS, 30),
+            new EventHook("Stop", null, 30),
+            new EventHook("SubagentStop", null, 30),
+            new EventHook("SessionStart", null, 30),
+            new EventHook("SessionEnd", null, 30)));
 
     /** Copilot CLI: timeouts in seconds ({@code timeoutSec}). */
     static final HookEvents COPILOT = new HookEvents("copilot", List.of(
-            new EventHook("preToolUse", COPILOT_TOOLS, 10),
-            new EventHook("postToolUse", COPILOT_TOOLS, 10),
-            new EventHook("postToolUseFailure", COPILOT_TOOLS, 10),
-            new EventHook("errorOccurred", null, 10),
-            new EventHook("agentStop", null, 15),
-            new EventHook("subagentStop", null, 15),
-            new EventHook("sessionStart", null, 15),
-            new EventHook("sessionEnd", null, 15)));
+            new EventHook("preToolUse", COPILOT_TOOLS, 30),
+            new EventHook("postToolUse", COPILOT_TOOLS, 30),
+            new EventHook("postToolUseFailure", COPILOT_TOOLS, 30),
+            new EventHook("errorOccurred", null, 30),
+            new EventHook("agentStop", null, 30),
+            new EventHook("subagentStop", null, 30),
+            new EventHook("sessionStart", null, 30),
+            new EventHook("sessionEnd", null, 30)));
 
     /**
      * Codex CLI: timeouts in seconds; Codex clamps a SessionEnd hook to 3 s. Codex 0.169 has no failure or
      * permission-denied event (it ignores those names), so Stop ends whatever edit did not complete.
      */
     static final HookEvents CODEX = new HookEvents("codex", List.of(
-            new EventHook("PreToolUse", CODEX_TOOLS, 10),
-            new EventHook("PostToolUse", CODEX_TOOLS, 10),
-            new EventHook("Stop", null, 15),
-            new EventHook("SessionStart", null, 15),
+            new EventHook("PreToolUse", CODEX_TOOLS, 30),
+            new EventHook("PostToolUse", CODEX_TOOLS, 30),
+            new EventHook("Stop", null, 30),
+            new EventHook("SessionStart", null, 30),
             new EventHook("SessionEnd", null, 3)));
 
     /** Gemini CLI: timeouts in milliseconds. */
     static final HookEvents GEMINI = new HookEvents("gemini", List.of(
-            new EventHook("BeforeTool", GEMINI_TOOLS, 10_000),
-            new EventHook("AfterTool", GEMINI_TOOLS, 10_000),
-            new EventHook("AfterAgent", null, 15_000),
-            new EventHook("SessionStart", null, 15_000),
-            new EventHook("SessionEnd", null, 15_000)));
+            new EventHook("BeforeTool", GEMINI_TOOLS, 30_000),
+            new EventHook("AfterTool", GEMINI_TOOLS, 30_000),
+            new EventHook("AfterAgent", null, 30_000),
+            new EventHook("SessionStart", null, 30_000),
+            new EventHook("SessionEnd", null, 30_000)));
 
     static HookEvents of(Agent agent) {
         return switch (agent) {

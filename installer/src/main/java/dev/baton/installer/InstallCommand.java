@@ -33,6 +33,10 @@ public final class InstallCommand implements Callable<Integer> {
             description = "Do not add the Claude Code permission rule that allows Baton's MCP tools (mcp__baton__*).")
     boolean noMcpPermission;
 
+    @Option(names = "--service", description = "Also run the sidecar as a user service (as `baton service install`),"
+            + " so no edit waits for it to start.")
+    boolean service;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
     boolean help;
 
@@ -81,7 +85,13 @@ public final class InstallCommand implements Callable<Integer> {
         try {
             HookScript script = scriptOverride != null ? scriptOverride : HookScript.packaged();
             Installer installer = new Installer(layout, script, program, out, err);
-            return installer.install(target, dryRun, !noMcp, !noMcp && !noMcpPermission);
+            int installed = installer.install(target, dryRun, !noMcp, !noMcp && !noMcpPermission);
+            if (installed != 0 || !service) {
+                return installed;
+            }
+            int serviced = new UserService(layout, environment, UserService.Platform.current()).install(out, dryRun);
+            out.flush();
+            return serviced;
         } catch (InstallerException | UncheckedIOException e) {
             err.println("baton install: " + e.getMessage());
             err.flush();

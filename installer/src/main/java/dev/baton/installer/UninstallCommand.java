@@ -21,7 +21,8 @@ public final class UninstallCommand implements Callable<Integer> {
     @Mixin
     AgentOptions agents;
 
-    @Option(names = "--purge", description = "Also delete the hook script, the program jar and the launchers.")
+    @Option(names = "--purge", description = "Also delete the hook script, the program jar and the launchers, and"
+            + " remove the service (`baton service uninstall`) if there is one.")
     boolean purge;
 
     @Option(names = "--dry-run", description = "Print what would change and write nothing.")
@@ -46,8 +47,14 @@ public final class UninstallCommand implements Callable<Integer> {
         Target target = agents.toTarget(spec);
         PrintWriter err = spec.commandLine().getErr();
         try {
-            return new Uninstaller(InstallLayout.fromEnvironment(environment), spec.commandLine().getOut())
-                    .uninstall(target, purge, dryRun);
+            InstallLayout layout = InstallLayout.fromEnvironment(environment);
+            int exit = new Uninstaller(layout, spec.commandLine().getOut()).uninstall(target, purge, dryRun);
+            UserService service = new UserService(layout, environment, UserService.Platform.current());
+            // --purge deletes the launcher the service runs: a service left behind would fail at every login.
+            if (exit == 0 && purge && !dryRun && service.status().mode() != UserService.Mode.ON_DEMAND) {
+                exit = service.uninstall(spec.commandLine().getOut());
+            }
+            return exit;
         } catch (InstallerException | UncheckedIOException e) {
             err.println("baton uninstall: " + e.getMessage());
             err.flush();

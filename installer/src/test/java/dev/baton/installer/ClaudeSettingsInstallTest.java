@@ -33,13 +33,13 @@ class ClaudeSettingsInstallTest extends MachineFixture {
             JsonNode group = settings.at("/hooks/" + event + "/0");
             assertThat(group.get("matcher").asText()).isEqualTo("Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell");
             assertThat(group.at("/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " claude " + event);
-            assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(10);
+            assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(30);
         }
         for (String event : List.of("Stop", "SubagentStop", "SessionStart", "SessionEnd")) {
             JsonNode group = settings.at("/hooks/" + event + "/0");
             assertThat(group.has("matcher")).as(event).isFalse();
             assertThat(group.at("/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " claude " + event);
-            assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(15);
+            assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(30);
         }
         assertThat(read(machine.userSettings())).startsWith("{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n");
     }

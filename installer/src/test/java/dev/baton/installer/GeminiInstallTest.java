@@ -27,7 +27,7 @@ class GeminiInstallTest extends MachineFixture {
         tree.get("hooks").fieldNames().forEachRemaining(events::add);
         assertThat(events).containsExactly("BeforeTool", "AfterTool", "AfterAgent", "SessionStart", "SessionEnd");
         assertThat(tree.at("/hooks/BeforeTool/0/matcher").asText()).isEqualTo("write_file|replace|run_shell_command");
-        assertThat(tree.at("/hooks/BeforeTool/0/hooks/0/timeout").asInt()).isEqualTo(10_000);
+        assertThat(tree.at("/hooks/BeforeTool/0/hooks/0/timeout").asInt()).isEqualTo(30_000);
         assertThat(tree.at("/hooks/AfterAgent/0/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " gemini AfterAgent");
         assertThat(tree.at("/mcpServers/baton/httpUrl").asText()).isEqualTo("http://127.0.0.1:7455/mcp");
         assertThat(tree.at("/mcpServers/baton/headers/Authorization").asText()).startsWith("Bearer ");

@@ -3,6 +3,7 @@ package dev.baton.cli;
 import dev.baton.BatonVersion;
 import dev.baton.installer.DoctorCommand;
 import dev.baton.installer.InstallCommand;
+import dev.baton.installer.ServiceCommand;
 import dev.baton.installer.UninstallCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Command;
                 InstallCommand.class,
                 UninstallCommand.class,
                 DoctorCommand.class,
+                ServiceCommand.class,
                 WatchCommand.class,
                 DashboardCommand.class,
                 DeadlocksCommand.class,

@@ -2,11 +2,14 @@ package dev.baton.cli;
 
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
+import dev.baton.server.InheritedListener;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
 import io.javalin.util.JavalinBindException;
 import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -39,13 +42,18 @@ final class ServeCommand implements Callable<Integer> {
         try {
             home.prepare();
             // Before the log is opened: a home the sidecar could not write is refused with the fix, not a bare path.
-            java.util.Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
+            Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
             if (unwritable.isPresent()) {
                 throw new CliException(unwritable.get().refusal());
             }
             home.ownerOnly(home.logFile()); // 0600 from the start, whatever the umask
             ServeLog.alsoTo(home.logFile());
             SidecarOptions options = SidecarOptions.defaults(home, chosen);
+            // Under socket activation (`baton service install`) the service manager's socket is on standard input.
+            Optional<ServerSocketChannel> inherited = InheritedListener.find();
+            if (inherited.isPresent()) {
+                options = options.servingInherited(inherited.get());
+            }
             sidecar = Sidecar.start(acceptEmptyState ? options.acceptingEmptyState() : options, SidecarAdapters::of);
         } catch (java.net.BindException | JavalinBindException e) {
             throw new CliException("port " + chosen + " is in use by another program; choose another with --port or"

@@ -7,9 +7,12 @@ import dev.baton.state.StoreException;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.HttpResponseException;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.EagerContentHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,11 +43,27 @@ public final class HttpApi implements AutoCloseable {
     /** Starts serving; {@code extraRoutes} lets other adapters (hooks, MCP, events) mount their routes. */
     public static HttpApi start(Baton baton, String token, String supervisorToken, int port,
                                 List<Consumer<RoutesConfig>> extraRoutes) {
+        return start(baton, token, supervisorToken, port, null, extraRoutes);
+    }
+
+    /** Like {@link #start(Baton, String, String, int, List)}; a non-null {@code inherited} listener is served instead of {@code port}. */
+    public static HttpApi start(Baton baton, String token, String supervisorToken, int port, ServerSocketChannel inherited,
+                                List<Consumer<RoutesConfig>> extraRoutes) {
         RequestGuard guard = new RequestGuard(token, supervisorToken);
         Instant startedAt = baton.clock().instant();
         Javalin app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";
             config.jetty.port = port;
+            if (inherited != null) {
+                // Jetty takes System.inheritedChannel() itself; InheritedListener has checked it is this 127.0.0.1 one.
+                config.jetty.addConnector((server, http) -> {
+                    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+                    connector.setInheritChannel(true);
+                    connector.setHost("127.0.0.1");
+                    connector.setPort(inherited.socket().getLocalPort());
+                    return connector;
+                });
+            }
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

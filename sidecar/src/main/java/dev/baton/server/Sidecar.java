@@ -106,7 +106,8 @@ public final class Sidecar implements AutoCloseable {
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl());
             opened.add(baton);
-            HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), adapters.apply(baton));
+            HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), options.inheritedListener(),
+                    adapters.apply(baton));
             opened.add(api);
             ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "baton-sweeper");
@@ -117,7 +118,9 @@ public final class Sidecar implements AutoCloseable {
             sweeper.scheduleWithFixedDelay(() -> sweep(baton), every, every, TimeUnit.MILLISECONDS);
             home.writePid(ProcessHandle.current().pid());
             // Logged before the endpoint announces the sidecar, so whoever finds the endpoint finds the line too.
-            LOG.info("Baton sidecar serving on 127.0.0.1:{} with {}", api.port(), baton.ledger().store().describe());
+            LOG.info("Baton sidecar serving on 127.0.0.1:{}{} with {}", api.port(),
+                    options.inheritedListener() != null ? " (the service manager's socket)" : "",
+                    baton.ledger().store().describe());
             home.writeEndpoint(api.port());
             return new Sidecar(home, channel, lock, baton, api, sweeper);
         } catch (IOException | RuntimeException e) {

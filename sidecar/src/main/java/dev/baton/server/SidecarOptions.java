@@ -4,10 +4,14 @@ import dev.baton.home.BatonHome;
 import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.liveness.ProcessLiveness;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Clock;
 import java.time.Duration;
 
-/** How to run one sidecar; tests swap the clock, the port and the sweep interval. */
+/**
+ * How to run one sidecar; tests swap the clock, the port and the sweep interval. {@code inheritedListener}, when
+ * not null, is served instead of binding {@code port} ({@link InheritedListener}).
+ */
 public record SidecarOptions(
         BatonHome home,
         int port,
@@ -15,11 +19,12 @@ public record SidecarOptions(
         ProcessLiveness processes,
         Duration heartbeatTtl,
         Duration sweepEvery,
-        boolean acceptEmptyState) {
+        boolean acceptEmptyState,
+        ServerSocketChannel inheritedListener) {
 
     public SidecarOptions(BatonHome home, int port, Clock clock, ProcessLiveness processes, Duration heartbeatTtl,
                           Duration sweepEvery) {
-        this(home, port, clock, processes, heartbeatTtl, sweepEvery, false);
+        this(home, port, clock, processes, heartbeatTtl, sweepEvery, false, null);
     }
 
     /** The production options; the heartbeat TTL comes from {@code BATON_HEARTBEAT_TTL} when it is set. */
@@ -30,18 +35,23 @@ public record SidecarOptions(
 
     /** Starts even when the database looks as if it lost what an earlier sidecar held ({@link dev.baton.home.StateCheck}). */
     public SidecarOptions acceptingEmptyState() {
-        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, sweepEvery, true);
+        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, sweepEvery, true, inheritedListener);
     }
 
     public SidecarOptions withClock(Clock newClock) {
-        return new SidecarOptions(home, port, newClock, processes, heartbeatTtl, sweepEvery, acceptEmptyState);
+        return new SidecarOptions(home, port, newClock, processes, heartbeatTtl, sweepEvery, acceptEmptyState, inheritedListener);
     }
 
     public SidecarOptions withHeartbeatTtl(Duration ttl) {
-        return new SidecarOptions(home, port, clock, processes, ttl, sweepEvery, acceptEmptyState);
+        return new SidecarOptions(home, port, clock, processes, ttl, sweepEvery, acceptEmptyState, inheritedListener);
     }
 
     public SidecarOptions withSweepEvery(Duration every) {
-        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, every, acceptEmptyState);
+        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, every, acceptEmptyState, inheritedListener);
+    }
+
+    /** Serves {@code listener} (already bound to 127.0.0.1) instead of binding the port. */
+    public SidecarOptions servingInherited(ServerSocketChannel listener) {
+        return new SidecarOptions(home, port, clock, processes, heartbeatTtl, sweepEvery, acceptEmptyState, listener);
     }
 }

@@ -133,12 +133,16 @@ final class HookHarness implements AutoCloseable {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
         Map<String, String> environment = builder.environment();
-        List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "BATON_HOOK_TIMEOUT", "XDG_STATE_HOME")
-                .forEach(environment::remove);
+        List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "BATON_HOOK_TIMEOUT",
+                "BATON_HOOK_START_TIMEOUT", "XDG_STATE_HOME").forEach(environment::remove);
         environment.put("BATON_HOME", home.dir().toString());
         environment.put("BATON_HOOK_TIMEOUT", HOOK_BUDGET_SECONDS);
         environment.putAll(env);
-        Duration limit = Duration.ofSeconds(Long.parseLong(environment.get("BATON_HOOK_TIMEOUT"))).plus(SCRIPT_SLACK);
+        // A test that sets no start budget gets its call budget for starts too, never the script's default.
+        environment.putIfAbsent("BATON_HOOK_START_TIMEOUT", environment.get("BATON_HOOK_TIMEOUT"));
+        long budget = Math.max(Long.parseLong(environment.get("BATON_HOOK_TIMEOUT")),
+                Long.parseLong(environment.get("BATON_HOOK_START_TIMEOUT")));
+        Duration limit = Duration.ofSeconds(budget).plus(SCRIPT_SLACK);
         long started = System.nanoTime();
         Process script = builder.start();
         try (OutputStream stdin = script.getOutputStream()) {

@@ -51,6 +51,7 @@ class EndpointSquattingTest {
             ProcessBuilder run = new ProcessBuilder(SCRIPT.toString(), "claude", "PreToolUse").redirectErrorStream(true);
             run.environment().put("BATON_HOME", homeDir.toString());
             run.environment().put("BATON_HOOK_TIMEOUT", "5");
+            run.environment().put("BATON_HOOK_START_TIMEOUT", "5");
             run.environment().put("BATON_BIN", "/bin/false"); // nothing to start: the sidecar stays "not running"
             run.environment().remove("BATON_FAIL_OPEN");
             Process hook = run.start();
