@@ -57,11 +57,10 @@ class LauncherIT {
                 .singleElement().asString().contains("source: shared objects file (top)");
         assertThat(loads).filteredOn(line -> line.contains(" org.eclipse.jetty.server.Server "))
                 .singleElement().asString().contains("source: shared objects file (top)");
-        // The command line `baton serve` parses first, all its verbs' classes included.
-        assertThat(loads).filteredOn(line -> line.contains(" dev.baton.cli.ServeCommand ") || line.contains(" picocli.CommandLine "))
+        // The command line `baton serve` parses first, every verb's class included (picocli's own classes are of
+        // Java 5's class-file version, which no archive takes).
+        assertThat(loads).filteredOn(line -> line.contains(" dev.baton.cli.ServeCommand ") || line.contains(" dev.baton.cli.LockCommands$Acquire "))
                 .hasSize(2).allMatch(line -> line.contains("source: shared objects file (top)"));
-        assertThat(loads).filteredOn(line -> line.contains(" dev.baton.") && !line.contains("shared objects file"))
-                .as("classes of the sidecar loaded from the jar, not the archive").hasSizeLessThan(40);
     }
 
     @Test
@@ -100,13 +99,13 @@ class LauncherIT {
     void bothLaunchersRunTheJvmWithTheOneOptionsFileTheBuildShips() throws Exception {
         Path user = install();
         Path options = Path.of("target", "baton.jvmopts").toAbsolutePath();
-        Matcher heap = Pattern.compile("(?m)^-Xmx(\\d+)m$").matcher(Files.readString(options));
-        assertThat(heap.find()).as("%s sets the heap", options).isTrue();
+        Matcher heap = Pattern.compile("(?m)^-Xms(\\d+)m$").matcher(Files.readString(options));
+        assertThat(heap.find()).as("%s sets the initial heap", options).isTrue();
 
         List<String> checkout = jvmFlags(LAUNCHER);
         List<String> installed = jvmFlags(user.resolve(".local/bin/baton"));
 
-        assertThat(checkout).contains("-XX:MaxHeapSize=" + Long.parseLong(heap.group(1)) * 1024 * 1024, "-XX:+UseSerialGC");
+        assertThat(checkout).contains("-XX:InitialHeapSize=" + Long.parseLong(heap.group(1)) * 1024 * 1024, "-XX:+UseSerialGC");
         assertThat(installed).isEqualTo(checkout);
     }
 
