@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# Sidecar start-up with and without the class-data archive: process spawned to first answered /v1/health,
-# N starts of each, alternating (bin/baton serve, which uses sidecar/target/baton.jsa, then the same jar with
-# java -XX:+UseSerialGC -jar and no archive). Usage: bench/startup.sh [N]   (default 5; needs curl)
+# Sidecar start-up: process spawned to first answered /v1/health, and the CPU time the sidecar spent until then
+# (user + system, from /proc/PID/stat: what a loaded machine's wall clock scales with), N starts of each variant,
+# alternating:
+#   bin/baton serve      the launcher's options (sidecar/target/baton.jvmopts) and the build's class-data archive
+#   baseline             java BASELINE_OPTS with the same archive and jar (default: the options before they were
+#                        measured, -XX:+UseSerialGC -Xshare:auto -Xmx768m); BASELINE_JAR picks another jar (its
+#                        .jsa beside it is used when there is one)
+#   no archive           java -XX:+UseSerialGC -jar, no archive
+# Usage: bench/startup.sh [N]   (default 5; needs curl)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f sidecar/target/baton.jsa ]] || { echo "bench: build first: mvn -q package -DskipTests" >&2; exit 2; }
 runs=${1:-5}
-start() { # prints the milliseconds from spawn to the first answered health request
-  local home; home=$(mktemp -d)
+baseline_jar=${BASELINE_JAR:-sidecar/target/baton.jar}
+read -r -a baseline_opts <<<"${BASELINE_OPTS:--XX:+UseSerialGC -Xshare:auto -Xmx768m}"
+baseline_archive=()
+if [[ -f ${baseline_jar%.jar}.jsa ]]; then
+  baseline_archive=("-XX:SharedArchiveFile=${baseline_jar%.jar}.jsa" -Xlog:cds*=off -Xlog:class+path=off)
+fi
+start() { # prints the milliseconds from spawn to the first answered health request, and the sidecar's CPU ms by then
+  local home; home=$(mktemp -d); chmod 700 "$home"
   local t0; t0=$(date +%s%N)
   BATON_HOME=$home "$@" serve --port 0 >"$home/out.log" 2>&1 &
   local pid=$!
@@ -15,15 +27,24 @@ start() { # prints the milliseconds from spawn to the first answered health requ
     kill -0 "$pid" 2>/dev/null || { echo "bench: the sidecar exited; see $home/out.log" >&2; exit 1; }
     sleep 0.01
   done
-  echo $(( ($(date +%s%N) - t0) / 1000000 ))
+  local wall=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "$wall $(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) * 1000 / hz}' "/proc/$pid/stat")"
   kill "$pid"; wait "$pid" 2>/dev/null || true; rm -rf "$home"
 }
-with=() without=()
+new_wall=() new_cpu=() base_wall=() base_cpu=() bare_wall=() bare_cpu=()
 for ((i = 0; i < runs; i++)); do
-  with+=("$(start bin/baton)")
-  without+=("$(start java -XX:+UseSerialGC -jar sidecar/target/baton.jar)")
+  read -r w c < <(start bin/baton); new_wall+=("$w"); new_cpu+=("$c")
+  read -r w c < <(start java "${baseline_opts[@]}" "${baseline_archive[@]}" -jar "$baseline_jar"); base_wall+=("$w"); base_cpu+=("$c")
+  read -r w c < <(start java -XX:+UseSerialGC -jar sidecar/target/baton.jar); bare_wall+=("$w"); bare_cpu+=("$c")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'; }
 range() { printf '%s\n' "$@" | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
-echo "with the archive (bin/baton serve):  median $(median "${with[@]}") ms ($(range "${with[@]}") ms)"
-echo "without (java -jar, no archive):     median $(median "${without[@]}") ms ($(range "${without[@]}") ms)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+nw=$(median "${new_wall[@]}"); nc=$(median "${new_cpu[@]}"); bw=$(median "${base_wall[@]}"); bc=$(median "${base_cpu[@]}")
+echo "Start-up, median (range) of $runs starts each, alternating; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| | spawn to first served request, ms | sidecar CPU by then, ms | ratio to baseline (wall; CPU) |"
+echo "|---|---|---|---|"
+echo "| bin/baton serve | $nw ($(range "${new_wall[@]}")) | $nc ($(range "${new_cpu[@]}")) | $(ratio "$nw" "$bw"); $(ratio "$nc" "$bc") |"
+echo "| baseline | $bw ($(range "${base_wall[@]}")) | $bc ($(range "${base_cpu[@]}")) | 1 |"
+echo "| no archive | $(median "${bare_wall[@]}") ($(range "${bare_wall[@]}")) | $(median "${bare_cpu[@]}") ($(range "${bare_cpu[@]}")) | $(ratio "$(median "${bare_wall[@]}")" "$bw"); $(ratio "$(median "${bare_cpu[@]}")" "$bc") |"
+echo "baseline: $baseline_jar with ${baseline_opts[*]}"

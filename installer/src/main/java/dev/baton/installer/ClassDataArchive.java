@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipFile;
@@ -24,10 +25,11 @@ public final class ClassDataArchive {
     }
 
     /**
-     * For the build, so the archive of {@code target/baton.jar} is made the same way as an installed one:
-     * {@code ClassDataArchive JAR JAVA}. Exits 1 when no archive could be made.
+     * For the build, so the options file and the archive of {@code target/baton.jar} are made the same way as an
+     * installed one's: {@code ClassDataArchive JAR JAVA}. Exits 1 when no archive could be made.
      */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException {
+        System.out.println(JvmOptions.write(Path.of(args[0]), false));
         FileStep step = make(Path.of(args[0]), args[1], false);
         System.out.println(step);
         if (step.verb().equals("skipped")) {
@@ -57,9 +59,14 @@ public final class ClassDataArchive {
             }
             Path temp = archive.resolveSibling("." + archive.getFileName() + ".tmp");
             Files.deleteIfExists(temp);
-            Process training = new ProcessBuilder(List.of(javaCommand, "-XX:ArchiveClassesAtExit=" + temp, "-Xlog:cds*=off",
-                    "-Xlog:class+path=off", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=off",
-                    "-cp", jar.toString(), TRAINING_CLASS))
+            // The training runs with the launchers' options, so it loads the classes the sidecar will.
+            List<String> command = new ArrayList<>(List.of(javaCommand));
+            if (Files.isRegularFile(JvmOptions.of(jar))) {
+                command.add("@" + JvmOptions.of(jar));
+            }
+            command.addAll(List.of("-XX:ArchiveClassesAtExit=" + temp, "-Xlog:cds*=off", "-Xlog:class+path=off",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=off", "-cp", jar.toString(), TRAINING_CLASS));
+            Process training = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (!training.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 training.destroyForcibly();

@@ -35,6 +35,7 @@ final class ProgramFiles {
     List<FileStep> install(HookScript script, ProgramSource program, boolean dryRun) throws IOException {
         List<FileStep> steps = new ArrayList<>();
         steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
+        steps.add(JvmOptions.write(layout.installedJar(), dryRun));
         Path runs = program.location();
         if (program.isJar()) {
             steps.add(copyJar(program.location(), layout.installedJar(), "program", dryRun));
@@ -70,7 +71,8 @@ final class ProgramFiles {
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
         List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.hookLauncher(), layout.installedJar(),
-                ClassDataArchive.of(layout.installedJar()), layout.installedDashboardJar()));
+                ClassDataArchive.of(layout.installedJar()), JvmOptions.of(layout.installedJar()),
+                layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
             ours.add(layout.launcher());
         }
@@ -89,25 +91,31 @@ final class ProgramFiles {
     }
 
     /**
-     * The launcher runs the program with the JVM options {@code bin/baton} uses: the serial collector, a fixed heap, the
-     * class-data archive when there is one, and for every command but {@code serve} (short-lived) the first
-     * JIT tier only.
+     * The launcher runs the program as {@code bin/baton} does: with the JVM options file beside the jar (the one
+     * source of both launchers' options, see {@link JvmOptions}), the class-data archive when there is one, for
+     * every command but {@code serve} (short-lived) the first JIT tier only, and last the user's
+     * {@code BATON_JAVA_OPTS}, so they override.
      */
     static String launcherText(InstallLayout layout, ProgramSource program, Path runs) {
         StringBuilder text = new StringBuilder("#!/usr/bin/env bash\n")
-                .append(LAUNCHER_MARK).append(", written by `baton install`; `baton uninstall --purge` removes it.\n")
-                .append("opts=(-XX:+UseSerialGC -Xshare:auto -Xmx768m)\n");
+                .append(LAUNCHER_MARK).append(", written by `baton install`; `baton uninstall --purge` removes it.\n");
         String target;
         if (program.isJar()) {
             text.append("jar=").append(doubleQuoted(runs.toString())).append("\n")
+                    .append("opts=()\n")
+                    .append("if [[ -f \"${jar%.jar}.jvmopts\" ]]; then opts+=(\"@${jar%.jar}.jvmopts\"); fi\n")
                     .append("if [[ -f \"${jar%.jar}.jsa\" ]]; then opts+=(\"-XX:SharedArchiveFile=${jar%.jar}.jsa\"")
                     .append(" -Xlog:cds*=off -Xlog:class+path=off); fi\n");
             target = "-jar \"$jar\"";
         } else {
+            String options = doubleQuoted(JvmOptions.of(layout.installedJar()).toString());
+            text.append("opts=()\n")
+                    .append("if [[ -f ").append(options).append(" ]]; then opts+=(").append(doubleQuoted("@"))
+                    .append(options).append("); fi\n");
             target = "-cp " + doubleQuoted(program.classPath()) + " " + ProgramSource.MAIN_CLASS;
         }
         return text.append("if [[ \"${1:-}\" != serve ]]; then opts+=(-XX:TieredStopAtLevel=1); fi\n")
-                .append("exec ").append(javaCommandQuoted(layout)).append(" ${BATON_JAVA_OPTS} \"${opts[@]}\" ")
+                .append("exec ").append(javaCommandQuoted(layout)).append(" \"${opts[@]}\" ${BATON_JAVA_OPTS} ")
                 .append(target).append(" \"$@\"\n")
                 .toString();
     }

@@ -38,13 +38,24 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(read(launcher)).isEqualTo("""
                 #!/usr/bin/env bash
                 # Baton launcher, written by `baton install`; `baton uninstall --purge` removes it.
-                opts=(-XX:+UseSerialGC -Xshare:auto -Xmx768m)
                 jar="%s"
+                opts=()
+                if [[ -f "${jar%%.jar}.jvmopts" ]]; then opts+=("@${jar%%.jar}.jvmopts"); fi
                 if [[ -f "${jar%%.jar}.jsa" ]]; then opts+=("-XX:SharedArchiveFile=${jar%%.jar}.jsa" -Xlog:cds*=off -Xlog:class+path=off); fi
                 if [[ "${1:-}" != serve ]]; then opts+=(-XX:TieredStopAtLevel=1); fi
-                exec java ${BATON_JAVA_OPTS} "${opts[@]}" -jar "$jar" "$@"
+                exec java "${opts[@]}" ${BATON_JAVA_OPTS} -jar "$jar" "$@"
                 """.formatted(jar));
         assertThat(launcher).isExecutable();
+    }
+
+    @Test
+    void installWritesTheJvmOptionsTheBuildShipsBesideTheJar() throws Exception {
+        machine.install(Scope.USER);
+
+        Path options = machine.home.resolve(".local/share/baton/lib/baton.jvmopts");
+        assertThat(Files.readAllBytes(options)).isEqualTo(JvmOptions.text());
+        assertThat(read(options)).contains("-XX:+UseSerialGC").containsPattern("(?m)^-Xmx\\d+m$");
+        assertThat(machine.out()).contains("created").contains(options.toString());
     }
 
     @Test
@@ -62,7 +73,7 @@ class ProgramFilesTest extends MachineFixture {
 
         machine.install(Scope.USER);
 
-        assertThat(read(machine.layout().launcher())).contains("exec \"/opt/jdk-17/bin/java\" ${BATON_JAVA_OPTS} \"${opts[@]}\" -jar ");
+        assertThat(read(machine.layout().launcher())).contains("exec \"/opt/jdk-17/bin/java\" \"${opts[@]}\" ${BATON_JAVA_OPTS} -jar ");
     }
 
     @Test
@@ -76,8 +87,9 @@ class ProgramFilesTest extends MachineFixture {
         Process process = run.start();
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
+        // The user's options come last, so they override the shipped ones.
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
-                "-Xmx64m", "-Dbaton.quiet=true", "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx768m", "-XX:TieredStopAtLevel=1",
+                "@" + JvmOptions.of(machine.layout().installedJar()), "-XX:TieredStopAtLevel=1", "-Xmx64m", "-Dbaton.quiet=true",
                 "-jar", machine.layout().installedJar().toString(), "status", "--json");
     }
 
@@ -91,7 +103,7 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(new String(process.getInputStream().readAllBytes()).lines().toList()).containsExactly(
-                "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx768m", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
+                "@" + JvmOptions.of(machine.layout().installedJar()), "-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
                 "-Xlog:class+path=off", "-jar", machine.layout().installedJar().toString(), "serve");
     }
 
@@ -110,7 +122,8 @@ class ProgramFilesTest extends MachineFixture {
         ProcessBuilder installed = new ProcessBuilder(machine.layout().launcher().toString(), command);
         installed.environment().remove("BATON_JAVA_OPTS");
 
-        assertThat(argumentsOf(installed)).isEqualTo(argumentsOf(checkout)).contains("-Xshare:auto", "-jar", command);
+        assertThat(argumentsOf(installed)).isEqualTo(argumentsOf(checkout))
+                .contains("@" + JvmOptions.of(machine.layout().installedJar()), "-jar", command);
     }
 
     private static List<String> argumentsOf(ProcessBuilder launcher) throws Exception {
@@ -138,6 +151,7 @@ class ProgramFilesTest extends MachineFixture {
 
         assertThat(machine.layout().installedJar()).doesNotExist();
         assertThat(read(machine.layout().launcher()))
+                .contains("opts+=(\"@\"\"" + JvmOptions.of(machine.layout().installedJar()) + "\")")
                 .contains("-cp \"" + classes + ":/repo/lib/picocli.jar\" dev.baton.cli.BatonCommand \"$@\"");
         assertThat(out.toString()).contains("not running from a jar; the launcher runs the classes in " + classes);
     }
@@ -178,6 +192,7 @@ class ProgramFilesTest extends MachineFixture {
         assertThat(machine.layout().hookScript()).doesNotExist();
         assertThat(machine.layout().installedJar()).doesNotExist();
         assertThat(ClassDataArchive.of(machine.layout().installedJar())).doesNotExist();
+        assertThat(JvmOptions.of(machine.layout().installedJar())).doesNotExist();
         assertThat(Files.exists(machine.layout().hookLink(), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
     }
 

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.EagerContentHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,17 @@ public final class HttpApi implements AutoCloseable {
     public static final long BODY_BUDGET_BYTES = 160L * 1024 * 1024;
     /** A connection that sends nothing for this long is closed (Jetty's idle timeout). */
     static final long IDLE_TIMEOUT_MILLIS = 30_000;
+    /** Jetty's threads: few kept while idle (each holds a stack), as many as Jetty's default under load. */
+    static final int MIN_THREADS = 4;
+    static final int MAX_THREADS = 200;
+
+    static {
+        // Jetty otherwise asks the platform MBean server whether references are compressed, which starts JMX
+        // (hundreds of classes, a tenth of start-up); they are, below the 32 GiB heap where the JVM compresses them.
+        if (System.getProperty("org.eclipse.jetty.util.referencesPerCacheLine") == null) {
+            System.setProperty("org.eclipse.jetty.util.referencesPerCacheLine", "16");
+        }
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
 
@@ -64,6 +76,9 @@ public final class HttpApi implements AutoCloseable {
                     return connector;
                 });
             }
+            QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, MIN_THREADS, (int) IDLE_TIMEOUT_MILLIS);
+            threads.setName("JettyServerThreadPool");
+            config.jetty.threadPool = threads;
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

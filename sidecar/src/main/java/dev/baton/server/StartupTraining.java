@@ -1,5 +1,6 @@
 package dev.baton.server;
 
+import dev.baton.cli.BatonCommand;
 import dev.baton.home.BatonHome;
 import dev.baton.http.Callers;
 import dev.baton.http.Json;
@@ -18,9 +19,9 @@ import java.util.stream.Stream;
 /**
  * Run once with {@code -XX:ArchiveClassesAtExit} (by the installer's {@code ClassDataArchive}, for the
  * build's jar and for an installed one) to make the class-data archive the launchers start the sidecar
- * with: it starts a sidecar on a temporary home and port, serves the requests agents send most (health,
- * a session, a lock taken and freed, a hook call), and stops, so the classes of start-up and of those
- * requests are in the archive.
+ * with: it parses a {@code serve} command line, starts a sidecar on a temporary home and port, serves the
+ * requests agents send most (health, a session, a lock taken and freed, a hook call), and stops, so the
+ * classes of start-up and of those requests are in the archive.
  */
 public final class StartupTraining {
 
@@ -28,6 +29,8 @@ public final class StartupTraining {
     }
 
     public static void main(String[] args) throws IOException {
+        // `baton serve` builds the whole command line (every verb's options) before it starts the sidecar.
+        BatonCommand.commandLine().parseArgs("serve", "--port", "0");
         Path dir = Files.createTempDirectory("baton-training");
         try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(dir), 0), SidecarAdapters::of)) {
             String base = "http://127.0.0.1:" + sidecar.port();

@@ -10,9 +10,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,19 +57,15 @@ class LauncherIT {
                 .singleElement().asString().contains("source: shared objects file (top)");
         assertThat(loads).filteredOn(line -> line.contains(" org.eclipse.jetty.server.Server "))
                 .singleElement().asString().contains("source: shared objects file (top)");
+        // The command line `baton serve` parses first, every verb's class included (picocli's own classes are of
+        // Java 5's class-file version, which no archive takes).
+        assertThat(loads).filteredOn(line -> line.contains(" dev.baton.cli.ServeCommand ") || line.contains(" dev.baton.cli.LockCommands$Acquire "))
+                .hasSize(2).allMatch(line -> line.contains("source: shared objects file (top)"));
     }
 
     @Test
     void anInstalledSidecarStartsWithTheArchiveTheInstallerMadeForItsCopyOfTheJar() throws Exception {
-        Path user = Files.createDirectories(home.resolve("user"));
-        ProcessBuilder install = new ProcessBuilder(LAUNCHER.toString(), "install", "--claude", "--no-mcp")
-                .redirectErrorStream(true).redirectOutput(home.resolve("install.log").toFile());
-        install.environment().put("HOME", user.toString());
-        List.of("XDG_DATA_HOME", "XDG_STATE_HOME", "BATON_HOME", "CLAUDE_CONFIG_DIR", "COPILOT_HOME", "JAVA_HOME")
-                .forEach(install.environment()::remove);
-        Process installing = install.start();
-        assertThat(installing.waitFor(180, TimeUnit.SECONDS)).isTrue();
-        assertThat(installing.exitValue()).as(Files.readString(home.resolve("install.log"))).isZero();
+        Path user = install();
         Path archive = user.resolve(".local/share/baton/lib/baton.jsa");
         assertThat(Files.readString(home.resolve("install.log"))).contains("created").contains(archive.toString());
         assertThat(archive).isRegularFile();
@@ -80,6 +79,48 @@ class LauncherIT {
         }
         assertThat(Files.readAllLines(classLog)).filteredOn(line -> line.contains(" dev.baton.server.Sidecar "))
                 .singleElement().asString().contains("source: shared objects file (top)");
+    }
+
+    /** Runs {@code bin/baton install} for a user whose home is in the temporary directory; returns that home. */
+    private Path install() throws Exception {
+        Path user = Files.createDirectories(home.resolve("user"));
+        ProcessBuilder install = new ProcessBuilder(LAUNCHER.toString(), "install", "--claude", "--no-mcp")
+                .redirectErrorStream(true).redirectOutput(home.resolve("install.log").toFile());
+        install.environment().put("HOME", user.toString());
+        List.of("XDG_DATA_HOME", "XDG_STATE_HOME", "BATON_HOME", "CLAUDE_CONFIG_DIR", "COPILOT_HOME", "JAVA_HOME")
+                .forEach(install.environment()::remove);
+        Process installing = install.start();
+        assertThat(installing.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(installing.exitValue()).as(Files.readString(home.resolve("install.log"))).isZero();
+        return user;
+    }
+
+    @Test
+    void bothLaunchersRunTheJvmWithTheOneOptionsFileTheBuildShips() throws Exception {
+        Path user = install();
+        Path options = Path.of("target", "baton.jvmopts").toAbsolutePath();
+        Matcher heap = Pattern.compile("(?m)^-Xms(\\d+)m$").matcher(Files.readString(options));
+        assertThat(heap.find()).as("%s sets the initial heap", options).isTrue();
+
+        List<String> checkout = jvmFlags(LAUNCHER);
+        List<String> installed = jvmFlags(user.resolve(".local/bin/baton"));
+
+        assertThat(checkout).contains("-XX:InitialHeapSize=" + Long.parseLong(heap.group(1)) * 1024 * 1024, "-XX:+UseSerialGC");
+        assertThat(installed).isEqualTo(checkout);
+    }
+
+    /** The flags the JVM a launcher starts runs with (as it prints them), less the archive's path, which is the jar's. */
+    private List<String> jvmFlags(Path launcher) throws Exception {
+        Path out = home.resolve("flags.log");
+        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--version").redirectErrorStream(true)
+                .redirectOutput(out.toFile());
+        builder.environment().put("BATON_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+        builder.environment().remove("JAVA_HOME");
+        Process process = builder.start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(Files.readString(out)).isZero();
+        String line = Files.readAllLines(out).stream().filter(text -> text.startsWith("-XX:")).findFirst().orElseThrow();
+        return Arrays.stream(line.trim().split(" ")).filter(flag -> !flag.startsWith("-XX:SharedArchiveFile=")).toList();
     }
 
     @Test
