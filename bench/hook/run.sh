@@ -35,10 +35,12 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/baton-hook-bench.XXXXXX")
 sidecar_pid= floor_server_pid= before_pid=
+# A killed server's `wait` fails (status 143), which under `set -e` would end the trap before the rm.
 cleanup() {
-  [[ -n $sidecar_pid ]] && kill "$sidecar_pid" 2>/dev/null && wait "$sidecar_pid" 2>/dev/null
-  [[ -n $before_pid ]] && kill "$before_pid" 2>/dev/null && wait "$before_pid" 2>/dev/null
-  [[ -n $floor_server_pid ]] && kill "$floor_server_pid" 2>/dev/null && wait "$floor_server_pid" 2>/dev/null
+  local pid
+  for pid in "$sidecar_pid" "$before_pid" "$floor_server_pid"; do
+    [[ -n $pid ]] && kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
