@@ -151,15 +151,26 @@ run_case() {
 mkdir -p "$root/bench/results"
 out=$root/bench/results/hook-$(date +%Y%m%d-%H%M%S).tsv
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# The sidecar's CPU time (user + system, in clock ticks) around each timed sh -c hook call, summed per case.
+declare -a cpu_ticks
+ticks_of() { local -a fields; read -ra fields <"/proc/$1/stat"; ticks=$((fields[13] + fields[14])); }
+tick_hz=$(getconf CLK_TCK)
 warmup=20
 : >"$out"
 for ((round = 0; round < warmup + runs; round++)); do
   for c in "${cases[@]}"; do
     prepare "$c"
+    cpu_pid=
+    case $c in 11) cpu_pid=$sidecar_pid ;; 15) cpu_pid=$before_pid ;; esac
+    [[ -z $cpu_pid ]] || { ticks_of "$cpu_pid"; ticks_before=$ticks; }
     t0=${EPOCHREALTIME/./}
     run_case "$c" >/dev/null
     t1=${EPOCHREALTIME/./}
     ((round < warmup)) || printf '%d\t%d\n' "$c" $((t1 - t0)) >>"$out"
+    if [[ -n $cpu_pid ]] && ((round >= warmup)); then
+      ticks_of "$cpu_pid"
+      cpu_ticks[c]=$((${cpu_ticks[c]:-0} + ticks - ticks_before))
+    fi
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -188,3 +199,5 @@ fi
 echo "hook over the floor (sh -c, median / median): $(ratio2 11 12) of floor.sh to the trivial server," \
   "$(ratio2 11 13) of floor.sh to the sidecar's health; the sidecar's health over the trivial server $(ratio2 13 12)"
 [[ -z $before ]] || echo "earlier build over the floor: $(ratio2 15 12); this build over the earlier one: $(ratio2 11 15)"
+cpu_ms() { awk -v t="${cpu_ticks[$1]:-0}" -v hz="$tick_hz" -v n="$runs" 'BEGIN { printf "%.2f ms", t * 1000 / hz / n }'; }
+echo "sidecar CPU per sh -c hook call (user + system, /proc/PID/stat): this build $(cpu_ms 11)${before:+, earlier build $(cpu_ms 15)}"
