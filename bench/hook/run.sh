@@ -2,8 +2,14 @@
 # Hook benchmark: whole-process time of one PreToolUse hook call (process start to exit, sidecar warm) for an
 # edit that goes through and for a denied edit, beside two jq + sqlite3 baselines doing the same re-entrant
 # check (baseline-hook.sh as such hooks are usually written, baseline-hook-tuned.sh with the fewest tool runs),
-# all measured in the same run. Usage, from the repository root:
-#   mvn -q -o package -DskipTests && bench/hook/run.sh [RUNS]      (RUNS per case, default 300)
+# and beside the floor: floor.sh, the least a hook can do (read stdin, one HTTP/1.0 round trip over /dev/tcp),
+# against FloorServer.java (answers at once) and against the sidecar's GET /v1/health. The hook and the floors
+# are also run as the agent runs them, `/bin/sh -c '…'` with the payload on stdin. All in the same run.
+# Usage, from the repository root:
+#   mvn -q -o package -DskipTests && bench/hook/run.sh [RUNS] [floor]   (RUNS per case, default 300;
+#                                       `floor`: only the hook and the floors run through /bin/sh -c)
+#   BEFORE=DIR bench/hook/run.sh RUNS floor   also runs DIR/baton-hook against a sidecar from DIR/baton.jar (an
+#                                       earlier build's copies) in the same rounds, to compare two builds
 # Needs: java, git, jq, sqlite3, curl (apt-get install -y jq sqlite3 curl).
 # Writes every run's time to bench/results/hook-<timestamp>.tsv and prints median and p90 per case.
 #
@@ -14,11 +20,13 @@
 set -euo pipefail
 
 runs=${1:-300}
+only_floor=${2:-}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 jar=$root/sidecar/target/baton.jar
 hook=$root/hook-scripts/baton-hook
 baseline=$root/bench/hook/baseline-hook.sh
 tuned=$root/bench/hook/baseline-hook-tuned.sh
+floor=$root/bench/hook/floor.sh
 samples=$root/sidecar/src/test/resources/hook-samples
 for tool in java git jq sqlite3 curl; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install -y $tool)" >&2; exit 2; }
@@ -26,9 +34,13 @@ done
 [[ -f $jar ]] || { echo "bench: $jar is missing; build it with: mvn -q package -DskipTests" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/baton-hook-bench.XXXXXX")
-sidecar_pid=
+sidecar_pid= floor_server_pid= before_pid=
+# A killed server's `wait` fails (status 143), which under `set -e` would end the trap before the rm.
 cleanup() {
-  [[ -n $sidecar_pid ]] && kill "$sidecar_pid" 2>/dev/null && wait "$sidecar_pid" 2>/dev/null
+  local pid
+  for pid in "$sidecar_pid" "$before_pid" "$floor_server_pid"; do
+    [[ -n $pid ]] && kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -45,7 +57,7 @@ sed "s#/home/dev/shop#$repo#g" "$samples/claude-pretooluse-edit.json" >"$work/ed
 sed "s/$session_a/$session_b/" "$work/edit-a.json" >"$work/edit-b.json"
 
 # The sidecar, started as `baton serve` starts it, in its own BATON_HOME.
-export BATON_HOME=$work/home
+export BATON_HOME=$work/home BATON_HOOK_TIMEOUT=30 # a loaded machine must not turn a slow call into a failure
 mkdir -m 700 "$BATON_HOME"
 BATON_JAR=$jar "$root/bin/baton" serve --port 0 >"$work/sidecar.log" 2>&1 &
 sidecar_pid=$!
@@ -61,6 +73,27 @@ curl -sf -o /dev/null -H 'Authorization: Bearer $token' -H 'Content-Type: applic
 REL
 chmod +x "$work/release-a.sh"
 
+# The earlier build, in a home of its own, warmed like the other.
+before=${BEFORE:-}
+if [[ -n $before ]]; then
+  before_home=$work/before-home
+  mkdir -m 700 "$before_home"
+  BATON_HOME=$before_home BATON_JAR=$before/baton.jar "$root/bin/baton" serve --port 0 >"$work/before.log" 2>&1 &
+  before_pid=$!
+  for _ in $(seq 100); do [[ -s $before_home/endpoint ]] && break; sleep 0.1; done
+  [[ -s $before_home/endpoint ]] || { cat "$work/before.log" >&2; exit 2; }
+  for _ in $(seq 500); do BATON_HOME=$before_home "$before/baton-hook" claude PreToolUse <"$work/edit-a.json" >/dev/null; done
+  [[ -z $(BATON_HOME=$before_home "$before/baton-hook" claude PreToolUse <"$work/edit-a.json") ]] ||
+    { echo "bench: the earlier build denied the holder" >&2; exit 2; }
+fi
+
+# The trivial server of the floor.
+java "$root/bench/hook/FloorServer.java" "$work/floor-port" >"$work/floor-server.log" 2>&1 &
+floor_server_pid=$!
+for _ in $(seq 200); do [[ -s $work/floor-port ]] && break; sleep 0.1; done
+[[ -s $work/floor-port ]] || { cat "$work/floor-server.log" >&2; exit 2; }
+floor_port=$(<"$work/floor-port")
+
 # The baseline's database, WAL like Baton's.
 db=$work/baseline.db
 sqlite3 "$db" 'PRAGMA journal_mode=WAL; CREATE TABLE locks (file TEXT PRIMARY KEY, session_id TEXT NOT NULL,
@@ -70,6 +103,8 @@ sqlite3 "$db" 'PRAGMA journal_mode=WAL; CREATE TABLE locks (file TEXT PRIMARY KE
 for _ in $(seq 500); do "$hook" claude PreToolUse <"$work/edit-a.json" >/dev/null; done
 [[ -z $("$hook" claude PreToolUse <"$work/edit-a.json") ]] || { echo "bench: the holder was denied" >&2; exit 2; }
 [[ $("$hook" claude PreToolUse <"$work/edit-b.json") == *'"deny"'* ]] || { echo "bench: no denial" >&2; exit 2; }
+"$floor" "$floor_port" <"$work/edit-a.json" || { echo "bench: the floor server did not answer" >&2; exit 2; }
+"$floor" "${endpoint#*:}" GET /v1/health </dev/null || { echo "bench: the sidecar's health did not answer" >&2; exit 2; }
 for script in "$baseline" "$tuned"; do
   [[ -z $("$script" "$db" <"$work/edit-a.json") ]] || { echo "bench: $script denied the holder" >&2; exit 2; }
   [[ $("$script" "$db" <"$work/edit-b.json") == *'"deny"'* ]] || { echo "bench: no denial from $script" >&2; exit 2; }
@@ -82,7 +117,12 @@ names=(
   "baseline: edit of a free file (lock taken)" "baseline: holder edits again (re-entrant)" "baseline: denied edit"
   "tuned baseline: edit of a free file (lock taken)" "tuned baseline: holder edits again (re-entrant)"
   "tuned baseline: denied edit"
-  "floor: the hook switched off (CLAUDE_FILE_LOCK=0): bash start-up" "floor: /bin/true: starting any process")
+  "floor: the hook switched off (CLAUDE_FILE_LOCK=0): bash start-up" "floor: /bin/true: starting any process"
+  "sh -c baton: holder edits again (re-entrant)" "sh -c floor.sh: trivial server"
+  "sh -c floor.sh: sidecar GET /v1/health" "sh -c /bin/true" "sh -c baton, earlier build: holder edits again")
+cases=({0..14})
+[[ $only_floor == floor ]] && cases=(11 12 13 14)
+[[ -n $before ]] && cases+=(15)
 release_baseline() { sqlite3 "$db" "DELETE FROM locks WHERE session_id = '$session_a'"; }
 prepare() {
   case $1 in
@@ -100,21 +140,37 @@ run_case() {
     8) "$tuned" "$db" <"$work/edit-b.json" ;;
     9) CLAUDE_FILE_LOCK=0 "$hook" claude PreToolUse <"$work/edit-a.json" ;;
     10) /bin/true <"$work/edit-a.json" ;;
+    11) /bin/sh -c "'$hook' claude PreToolUse" <"$work/edit-a.json" ;;
+    12) /bin/sh -c "'$floor' $floor_port" <"$work/edit-a.json" ;;
+    13) /bin/sh -c "'$floor' ${endpoint#*:} GET /v1/health" <"$work/edit-a.json" ;;
+    14) /bin/sh -c /bin/true <"$work/edit-a.json" ;;
+    15) BATON_HOME=$before_home /bin/sh -c "'$before/baton-hook' claude PreToolUse" <"$work/edit-a.json" ;;
   esac
 }
 
 mkdir -p "$root/bench/results"
 out=$root/bench/results/hook-$(date +%Y%m%d-%H%M%S).tsv
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# The sidecar's CPU time (user + system, in clock ticks) around each timed sh -c hook call, summed per case.
+declare -a cpu_ticks
+ticks_of() { local -a fields; read -ra fields <"/proc/$1/stat"; ticks=$((fields[13] + fields[14])); }
+tick_hz=$(getconf CLK_TCK)
 warmup=20
 : >"$out"
 for ((round = 0; round < warmup + runs; round++)); do
-  for ((c = 0; c < ${#names[@]}; c++)); do
+  for c in "${cases[@]}"; do
     prepare "$c"
+    cpu_pid=
+    case $c in 11) cpu_pid=$sidecar_pid ;; 15) cpu_pid=$before_pid ;; esac
+    [[ -z $cpu_pid ]] || { ticks_of "$cpu_pid"; ticks_before=$ticks; }
     t0=${EPOCHREALTIME/./}
     run_case "$c" >/dev/null
     t1=${EPOCHREALTIME/./}
     ((round < warmup)) || printf '%d\t%d\n' "$c" $((t1 - t0)) >>"$out"
+    if [[ -n $cpu_pid ]] && ((round >= warmup)); then
+      ticks_of "$cpu_pid"
+      cpu_ticks[c]=$((${cpu_ticks[c]:-0} + ticks - ticks_before))
+    fi
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -129,11 +185,19 @@ stats() {
 echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), Linux $(uname -r), bash ${BASH_VERSION%%(*}, $(java -version 2>&1 | head -1)"
 echo "load average before/after: $load_before / $load_after; $runs runs per case; times: ${out#"$root"/}"
 declare -a median
-for ((c = 0; c < ${#names[@]}; c++)); do
+for c in "${cases[@]}"; do
   read -r m p < <(stats "$c")
   median[c]=$m
   printf '%-58s median %6.2f ms   p90 %6.2f ms\n' "${names[c]}:" "$m" "$p"
 done
 ratio() { awk -v a="${median[$1]}" -v b="${median[$2]}" 'BEGIN { printf "%.1fx", a / b }'; }
-echo "speed-up over the baseline (median / median): free $(ratio 3 0), re-entrant $(ratio 4 1), denied $(ratio 5 2)"
-echo "speed-up over the tuned baseline: free $(ratio 6 0), re-entrant $(ratio 7 1), denied $(ratio 8 2)"
+ratio2() { awk -v a="${median[$1]}" -v b="${median[$2]}" 'BEGIN { printf "%.2fx", a / b }'; }
+if [[ $only_floor != floor ]]; then
+  echo "speed-up over the baseline (median / median): free $(ratio 3 0), re-entrant $(ratio 4 1), denied $(ratio 5 2)"
+  echo "speed-up over the tuned baseline: free $(ratio 6 0), re-entrant $(ratio 7 1), denied $(ratio 8 2)"
+fi
+echo "hook over the floor (sh -c, median / median): $(ratio2 11 12) of floor.sh to the trivial server," \
+  "$(ratio2 11 13) of floor.sh to the sidecar's health; the sidecar's health over the trivial server $(ratio2 13 12)"
+[[ -z $before ]] || echo "earlier build over the floor: $(ratio2 15 12); this build over the earlier one: $(ratio2 11 15)"
+cpu_ms() { awk -v t="${cpu_ticks[$1]:-0}" -v hz="$tick_hz" -v n="$runs" 'BEGIN { printf "%.2f ms", t * 1000 / hz / n }'; }
+echo "sidecar CPU per sh -c hook call (user + system, /proc/PID/stat): this build $(cpu_ms 11)${before:+, earlier build $(cpu_ms 15)}"

@@ -8,12 +8,13 @@ import java.util.Optional;
 
 /**
  * The hook script behind a hook call, as the kernel reports it: the process holding the connection and its
- * parent, which is the pid the agent's session is found from. The {@code ppid} the script sends is only a hint
- * for where to look; where the kernel cannot name the connection's process (not Linux), it is taken as sent.
+ * parent, which is the pid the agent's session is found from. The {@code pid} and {@code ppid} the script sends
+ * are only hints for where to look (the script's own pid saves a scan of every process); where the kernel cannot
+ * name the connection's process (not Linux), the ppid is taken as sent.
  */
 record HookCaller(long ppid, ConnectionPeer peer) {
 
-    static HookCaller of(Context ctx, long claimedPpid) {
+    static HookCaller of(Context ctx, long claimedPid, long claimedPpid) {
         if (!Callers.kernelNamesPeers(ctx)) {
             ProcessIdentity claimed = claimedPpid > 0 ? ProcessIdentity.ofRunning(claimedPpid) : null;
             return new HookCaller(claimedPpid, hints -> Optional.ofNullable(claimed));
@@ -21,7 +22,7 @@ record HookCaller(long ppid, ConnectionPeer peer) {
         if (claimedPpid <= 0) {
             return new HookCaller(0, Callers.peer(ctx));
         }
-        long parent = Callers.process(ctx, claimedPpid)
+        long parent = Callers.process(ctx, claimedPid, claimedPpid)
                 .flatMap(script -> ProcessHandle.of(script.pid()).flatMap(ProcessHandle::parent))
                 .map(ProcessHandle::pid)
                 .orElse(0L);

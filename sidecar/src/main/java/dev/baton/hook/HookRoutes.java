@@ -9,8 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini&event=EVENT&ppid=PID}, body: the agent's raw hook
- * payload (bearer token required, like every route).
+ * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini&event=EVENT&pid=PID&ppid=PID}, body: the agent's raw
+ * hook payload (bearer token required, like every route). {@code pid} and {@code ppid} are the script's own pid and
+ * its parent's: hints of where the kernel's view of the connection is looked up, never proof.
  *
  * <p>The reply is shaped so that the bash hook script can act on it without parsing JSON: status 200, header
  * {@code X-Baton-Exit: N} (the exit code the script must return), header {@code X-Baton-Stream: stderr} when the
@@ -36,7 +37,7 @@ public final class HookRoutes {
 
     private void handle(Context ctx) {
         String agent = Bodies.requiredQuery(ctx, "agent");
-        HookCaller caller = HookCaller.of(ctx, ppid(ctx.queryParam("ppid")));
+        HookCaller caller = HookCaller.of(ctx, pid(ctx.queryParam("pid"), "pid"), pid(ctx.queryParam("ppid"), "ppid"));
         HookOutput output = service.handle(new HookService.HookRequest(agent, ctx.queryParam("event"),
                 caller.ppid(), ctx.bodyAsBytes(), caller.peer()));
         byte[] text = output.text().getBytes(StandardCharsets.UTF_8);
@@ -50,18 +51,18 @@ public final class HookRoutes {
         ctx.contentType("text/plain; charset=utf-8").result(text);
     }
 
-    private static long ppid(String value) {
+    private static long pid(String value, String name) {
         if (value == null || value.isBlank()) {
             return 0;
         }
         try {
-            long ppid = Long.parseLong(value.trim());
-            if (ppid < 0) {
-                throw BatonException.invalid("ppid must be a process id, was " + value);
+            long pid = Long.parseLong(value.trim());
+            if (pid < 0) {
+                throw BatonException.invalid(name + " must be a process id, was " + value);
             }
-            return ppid;
+            return pid;
         } catch (NumberFormatException e) {
-            throw BatonException.invalid("ppid must be a process id, was '" + value + "'");
+            throw BatonException.invalid(name + " must be a process id, was '" + value + "'");
         }
     }
 }

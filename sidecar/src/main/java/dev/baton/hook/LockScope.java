@@ -76,18 +76,47 @@ public final class LockScope {
         return ignores.stream().noneMatch(glob -> glob.matches(relative));
     }
 
-    /** One compiled pattern and where it may match. */
-    private record Glob(PathMatcher matcher, boolean nameOnly, boolean anchored) {
+    /**
+     * One compiled pattern and where it may match. A file-name glob that is a plain name ({@code go.sum}) or
+     * {@code *.EXT} is compared as a string: most of the defaults are, and every hook call checks them all.
+     */
+    private record Glob(PathMatcher matcher, boolean nameOnly, boolean anchored, String name, String suffix) {
+
+        private static final String GLOB_SYNTAX = "*?[]{}\\";
 
         static Glob of(String pattern) {
             boolean anchored = pattern.startsWith("/");
             String body = anchored ? pattern.substring(1) : pattern;
-            return new Glob(FileSystems.getDefault().getPathMatcher("glob:" + body), !body.contains("/"), anchored);
+            boolean nameOnly = !body.contains("/");
+            String name = null;
+            String suffix = null;
+            if (nameOnly && !anchored) {
+                if (plain(body)) {
+                    name = body;
+                } else if (body.startsWith("*") && plain(body.substring(1))) {
+                    suffix = body.substring(1);
+                }
+            }
+            return new Glob(FileSystems.getDefault().getPathMatcher("glob:" + body), nameOnly, anchored, name, suffix);
+        }
+
+        private static boolean plain(String text) {
+            return text.chars().noneMatch(c -> GLOB_SYNTAX.indexOf(c) >= 0);
         }
 
         boolean matches(Path relative) {
             if (nameOnly && !anchored) {
-                return relative.getFileName() != null && matcher.matches(relative.getFileName());
+                Path fileName = relative.getFileName();
+                if (fileName == null) {
+                    return false;
+                }
+                if (name != null) {
+                    return name.equals(fileName.toString());
+                }
+                if (suffix != null) {
+                    return fileName.toString().endsWith(suffix);
+                }
+                return matcher.matches(fileName);
             }
             if (anchored) {
                 return matcher.matches(relative);

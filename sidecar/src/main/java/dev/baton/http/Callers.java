@@ -8,6 +8,7 @@ import dev.baton.session.Session;
 import dev.baton.session.SessionProof;
 import io.javalin.http.Context;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 /**
  * Who an agent-side request acts for: the session named in the request, proved by its key in a header (never
@@ -38,9 +39,13 @@ public final class Callers {
         return LoopbackPeer.of(ctx);
     }
 
-    /** The process behind the request's connection; the children of {@code parentHint} are looked at first. */
-    public static Optional<ProcessIdentity> process(Context ctx, long parentHint) {
-        return peer(ctx).find(ProcessAncestry.children(parentHint));
+    /**
+     * The process behind the request's connection; {@code pidHint}, then the children of {@code parentHint}, are
+     * looked at first (the kernel still decides: the process found must hold the connection's socket).
+     */
+    public static Optional<ProcessIdentity> process(Context ctx, long pidHint, long parentHint) {
+        return peer(ctx).find(LongStream.concat(pidHint > 0 ? LongStream.of(pidHint) : LongStream.empty(),
+                ProcessAncestry.children(parentHint)));
     }
 
     /** True where the kernel can name the process behind a connection (Linux). */

@@ -4,6 +4,7 @@ import dev.baton.session.ConnectionPeer;
 import dev.baton.session.ProcessIdentity;
 import io.javalin.http.Context;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ public final class LoopbackPeer implements ConnectionPeer {
     private static final Path PROC = Path.of("/proc");
     private static final List<Path> TABLES = List.of(PROC.resolve("net/tcp"), PROC.resolve("net/tcp6"));
     private static final String ATTRIBUTE = "baton.peer";
+    /** Whether the kernel can be asked at all (Linux); it does not change while the sidecar runs. */
+    private static final boolean KERNEL_TABLES = Files.isReadable(TABLES.get(0));
 
     private final int clientPort;
     private final int serverPort;
@@ -38,7 +41,7 @@ public final class LoopbackPeer implements ConnectionPeer {
     static ConnectionPeer of(Context ctx) {
         ConnectionPeer peer = ctx.attribute(ATTRIBUTE);
         if (peer == null) {
-            peer = Files.isReadable(TABLES.get(0)) ? new LoopbackPeer(ctx.req().getRemotePort(), ctx.req().getLocalPort())
+            peer = KERNEL_TABLES ? new LoopbackPeer(ctx.req().getRemotePort(), ctx.req().getLocalPort())
                     : ConnectionPeer.UNKNOWN;
             ctx.attribute(ATTRIBUTE, peer);
         }
@@ -78,16 +81,12 @@ public final class LoopbackPeer implements ConnectionPeer {
     private OptionalLong socketInode() {
         for (Path table : TABLES) {
             try {
-                for (String line : Files.readAllLines(table)) {
-                    String[] fields = line.trim().split("\\s+");
-                    if (fields.length > 9 && port(fields[1]) == clientPort && port(fields[2]) == serverPort) {
-                        long inode = Long.parseLong(fields[9]);
-                        if (inode != 0) {
-                            return OptionalLong.of(inode);
-                        }
-                    }
+                OptionalLong inode = inodeOf(new String(Files.readAllBytes(table), StandardCharsets.ISO_8859_1),
+                        clientPort, serverPort);
+                if (inode.isPresent()) {
+                    return inode;
                 }
-            } catch (IOException | NumberFormatException e) {
+            } catch (IOException e) {
                 // a table that is absent (no IPv6) or unreadable does not hold it
             }
         }
@@ -95,11 +94,88 @@ public final class LoopbackPeer implements ConnectionPeer {
     }
 
     /**
+     * The inode of the socket from local port {@code localPort} to remote port {@code remotePort} in the text of a
+     * {@code /proc/net/tcp} or {@code tcp6} table. Fields are split by hand, not with a regular expression: this runs
+     * on every hook call, and a table has a line per socket of the machine.
+     */
+    static OptionalLong inodeOf(String table, int localPort, int remotePort) {
+        int[] starts = new int[10];
+        int[] ends = new int[10];
+        int line = table.indexOf('\n') + 1; // the first line names the columns
+        while (line > 0 && line < table.length()) {
+            int next = table.indexOf('\n', line);
+            int end = next < 0 ? table.length() : next;
+            if (fields(table, line, end, starts, ends) == 10
+                    && port(table, starts[1], ends[1]) == localPort && port(table, starts[2], ends[2]) == remotePort) {
+                long inode = number(table, starts[9], ends[9]);
+                if (inode > 0) {
+                    return OptionalLong.of(inode);
+                }
+            }
+            line = end + 1;
+        }
+        return OptionalLong.empty();
+    }
+
+    /** Splits {@code text[from, to)} on spaces into at most 10 fields; answers how many were found. */
+    private static int fields(String text, int from, int to, int[] starts, int[] ends) {
+        int count = 0;
+        int i = from;
+        while (count < 10) {
+            while (i < to && text.charAt(i) == ' ') {
+                i++;
+            }
+            if (i >= to) {
+                break;
+            }
+            starts[count] = i;
+            while (i < to && text.charAt(i) != ' ') {
+                i++;
+            }
+            ends[count++] = i;
+        }
+        return count;
+    }
+
+    /** The hexadecimal port after the last colon of an {@code ADDRESS:PORT} field, or -1. */
+    private static int port(String text, int from, int to) {
+        int colon = text.lastIndexOf(':', to - 1);
+        if (colon < from || to - colon - 1 < 1 || to - colon - 1 > 4) {
+            return -1;
+        }
+        int port = 0;
+        for (int i = colon + 1; i < to; i++) {
+            int digit = Character.digit(text.charAt(i), 16);
+            if (digit < 0) {
+                return -1;
+            }
+            port = port * 16 + digit;
+        }
+        return port;
+    }
+
+    /** A decimal field, or -1. */
+    private static long number(String text, int from, int to) {
+        if (to - from < 1 || to - from > 18) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    /**
      * True when process {@code pid} holds the socket listening on 127.0.0.1:{@code port}, as the kernel lists it;
      * also true where the kernel cannot be asked (not Linux), since nothing better can be checked there.
      */
     public static boolean listensOn(long pid, int port) {
-        if (!Files.isReadable(TABLES.get(0))) {
+        if (!KERNEL_TABLES) {
             return true;
         }
         for (Path table : TABLES) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 
 /** Walks a live process's parents, as the operating system reports them, to find a given process among them. */
 public final class ProcessAncestry {
@@ -39,22 +38,28 @@ public final class ProcessAncestry {
         return false;
     }
 
-    /** The agent's process and every process below it: where a call from its shell comes from. */
+    /**
+     * The agent's process and every process below it: where a call from its shell comes from. Lazy, like
+     * {@link #children}: listing descendants reads every process's status, and a peer already found reads no hints.
+     */
     public static LongStream selfAndDescendants(ProcessIdentity process) {
         if (process == null) {
             return LongStream.empty();
         }
-        return ProcessHandle.of(process.pid())
-                .map(handle -> Stream.concat(Stream.of(handle), handle.descendants()).mapToLong(ProcessHandle::pid))
-                .orElse(LongStream.empty());
+        return LongStream.concat(LongStream.of(process.pid()), LongStream.of(process.pid()).flatMap(pid ->
+                ProcessHandle.of(pid).map(handle -> handle.descendants().mapToLong(ProcessHandle::pid)).orElse(LongStream.empty())));
     }
 
-    /** Children of a process: the hook script is a child of the process it names as its parent. */
+    /**
+     * Children of a process: the hook script is a child of the process it names as its parent. The JDK lists them
+     * by reading every process's status, so the list is made only when the stream is first read.
+     */
     public static LongStream children(long pid) {
         if (pid <= 0) {
             return LongStream.empty();
         }
-        return ProcessHandle.of(pid).map(handle -> handle.children().mapToLong(ProcessHandle::pid)).orElse(LongStream.empty());
+        return LongStream.of(pid).flatMap(parent ->
+                ProcessHandle.of(parent).map(handle -> handle.children().mapToLong(ProcessHandle::pid)).orElse(LongStream.empty()));
     }
 
     static boolean sameStart(Instant recorded, Instant actual) {

@@ -83,6 +83,30 @@ class HookImpersonationTest extends HookFixture {
         }
     }
 
+    @Test
+    void aCallThatNamesTheAgentsPidsAsItsOwnIsStillNotFromBelowTheAgent() throws Exception {
+        String cart = harness.repo().path(CART).toString();
+        String order = harness.repo().path(ORDER).toString();
+        String edit = harness.sample("claude-pretooluse-edit.json");
+        try (Agent victim = new Agent(harness)) {
+            assertThat(victim.hook("PreToolUse", edit).exit()).isZero();
+            long agent = victim.process.pid();
+
+            // The pid and ppid hints name the victim's agent itself and its parent; the connection is this JVM's.
+            java.net.http.HttpResponse<String> call = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + harness.home().readEndpoint().orElseThrow()
+                                    + "/v1/hooks?agent=claude&event=PreToolUse&pid=" + agent + "&ppid=" + ProcessHandle.current().pid()))
+                            .header("Authorization", "Bearer " + harness.home().readToken().orElseThrow())
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(edit.replace(cart, order)))
+                            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+
+            assertThat(call.statusCode()).as(call.body()).isEqualTo(403);
+            assertThat(call.body()).contains("does not come from that session's agent process");
+            assertThat(harness.holderOf(ORDER)).isEmpty();
+            assertThat(refusals()).hasSize(1);
+        }
+    }
+
     private List<AuditEntry> refusals() {
         return harness.baton().ledger().read(world -> harness.baton().ledger().store().auditSince(0, 1000))
                 .stream().filter(entry -> entry.action().equals("impersonation-refused")).toList();
