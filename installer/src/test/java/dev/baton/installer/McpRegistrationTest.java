@@ -23,8 +23,11 @@ class McpRegistrationTest extends MachineFixture {
     Path batonHome;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws IOException {
         batonHome = machine.home.resolve(".local/state/baton");
+        // As a sidecar leaves it: the user's alone (Baton refuses a home others may enter).
+        Files.createDirectories(batonHome);
+        Files.setPosixFilePermissions(batonHome, PosixFilePermissions.fromString("rwx------"));
     }
 
     @Test
