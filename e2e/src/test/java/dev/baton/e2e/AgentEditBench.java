@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -111,13 +112,24 @@ class AgentEditBench {
                 FakeModel.Turn edit = turns.get(i);
                 FakeModel.Turn next = turns.get(i + 1);
                 assertThat(edit.step()).isSameAs(script.get(i));
-                assertThat(agent.toolResult(next.request())).as("the result of %s", files.get(i))
+                assertThat(agent.toolResult(next.request())).as("the result of %s in %s", files.get(i), tail(next))
                         .contains(Path.of(files.get(i)).getFileName().toString()).doesNotStartWith("error");
                 ms.add((next.arrived() - edit.answered()) / 1e6);
             }
             machine.commitAll();
             return ms;
         }
+    }
+
+    /** How long a conversation on this model's script may take: a turn's time for every step. */
+    static Duration conversation(FakeModel model) {
+        return AgentProcess.TURN.plus(Duration.ofSeconds(20).multipliedBy(model.scriptLength()));
+    }
+
+    /** The end of a request, for a failure's message. */
+    private static String tail(FakeModel.Turn turn) {
+        String body = turn.request().body();
+        return body.length() > 3000 ? "…" + body.substring(body.length() - 3000) : body;
     }
 
     private static String content(String file) {

@@ -22,7 +22,7 @@ enum BenchedAgent {
         void converse(Machine machine, FakeModel model, Map<String, String> env, Step.Pause pause, Runnable atPause) {
             try (Claude claude = new Claude(machine, model, env)) {
                 claude.promptWithoutWaiting("Create the files.");
-                pause.awaitReached();
+                pause.awaitReached(AgentEditBench.conversation(model));
                 atPause.run();
                 pause.resume();
                 claude.awaitTurnEnd();
@@ -32,13 +32,16 @@ enum BenchedAgent {
 
         @Override
         String toolResult(FakeModel.Request request) {
+            // The result is in the last user message but one when Claude Code adds a reminder after it.
             JsonNode messages = request.json().path("messages");
-            for (JsonNode part : messages.path(messages.size() - 1).path("content")) {
-                if ("tool_result".equals(part.path("type").asText())) {
-                    return (part.path("is_error").asBoolean() ? "error: " : "") + part.path("content");
+            for (int i = messages.size() - 1; i >= 0; i--) {
+                for (JsonNode part : messages.path(i).path("content")) {
+                    if ("tool_result".equals(part.path("type").asText())) {
+                        return (part.path("is_error").asBoolean() ? "error: " : "") + part.path("content");
+                    }
                 }
             }
-            return "(no tool result in the last message)";
+            return "(no tool result)";
         }
     },
 
@@ -52,7 +55,7 @@ enum BenchedAgent {
         @Override
         void converse(Machine machine, FakeModel model, Map<String, String> env, Step.Pause pause, Runnable atPause) {
             try (Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create the files.", env)) {
-                pause.awaitReached();
+                pause.awaitReached(AgentEditBench.conversation(model));
                 atPause.run();
                 pause.resume();
                 assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();

@@ -91,6 +91,11 @@ final class FakeModel implements AutoCloseable {
         return all.toString();
     }
 
+    /** How many scripted steps are left to answer. */
+    synchronized int scriptLength() {
+        return script.size();
+    }
+
     /** How many scripted steps have been answered. */
     synchronized int served() {
         return served;
