@@ -1,5 +1,6 @@
 package dev.baton.e2e;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,12 +14,19 @@ final class Copilot implements AutoCloseable {
     final AgentProcess process;
 
     Copilot(Machine machine, FakeModel model, String modelName, String prompt) {
-        process = new AgentProcess("copilot", machine, List.of(AgentClis.bin("copilot").toString(), "-p", prompt,
-                "--allow-all-tools", "--no-auto-update"), Map.of(
+        this(machine, model, modelName, prompt, Map.of());
+    }
+
+    /** {@code extraEnv}: more of the CLI's environment, which its hooks inherit (e.g. {@code CLAUDE_FILE_LOCK=0}). */
+    Copilot(Machine machine, FakeModel model, String modelName, String prompt, Map<String, String> extraEnv) {
+        Map<String, String> env = new HashMap<>(Map.of(
                 "COPILOT_PROVIDER_BASE_URL", model.url() + "/v1",
                 "COPILOT_PROVIDER_API_KEY", "sk-e2e",
                 "COPILOT_MODEL", modelName,
                 "COPILOT_AUTO_UPDATE", "false"));
+        env.putAll(extraEnv);
+        process = new AgentProcess("copilot", machine, List.of(AgentClis.bin("copilot").toString(), "-p", prompt,
+                "--allow-all-tools", "--no-auto-update"), env);
     }
 
     /** Waits until the prompt is done and the CLI (with its sessionEnd hook) has exited. */

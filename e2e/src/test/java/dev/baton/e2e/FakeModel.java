@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * A scripted model on 127.0.0.1 that speaks the four wire protocols of the agent CLIs: Anthropic Messages,
  * OpenAI Responses, OpenAI Chat Completions and Gemini generateContent, each streamed as server-sent events.
  * Every turn request (one that offers tools) takes the next {@link Step}; side requests (titles, token counts,
- * model lists) get a plain answer and leave the script alone. Every request is recorded.
+ * model lists) get a plain answer and leave the script alone. Every request is recorded, and every turn with the
+ * server's monotonic times of its arrival and of the end of its answer.
  * The JDK's HTTP server is enough here: one CLI talks to one instance, and streaming is a chunked body.
  */
 final class FakeModel implements AutoCloseable {
@@ -39,9 +40,16 @@ final class FakeModel implements AutoCloseable {
         }
     }
 
+    /**
+     * A turn request and the step that answered it. {@code arrived}: {@link System#nanoTime()} when its headers
+     * had been read; {@code answered}: when the last byte of the answer had been written and the exchange closed.
+     */
+    record Turn(Request request, Step step, long arrived, long answered) {}
+
     private final HttpServer server;
     private final Deque<Step> script = new ArrayDeque<>();
     private final List<Request> requests = new ArrayList<>();
+    private final List<Turn> turns = new ArrayList<>();
     private int served;
 
     FakeModel(List<Step> steps) {
@@ -69,6 +77,11 @@ final class FakeModel implements AutoCloseable {
         return List.copyOf(requests);
     }
 
+    /** The turns answered so far, in order. */
+    synchronized List<Turn> turns() {
+        return List.copyOf(turns);
+    }
+
     /** Every request body the CLI sent, joined: tool results the CLI handed back are in here. */
     synchronized String everythingSent() {
         StringBuilder all = new StringBuilder();
@@ -76,6 +89,11 @@ final class FakeModel implements AutoCloseable {
             all.append(r.method()).append(' ').append(r.path()).append('\n').append(r.body()).append('\n');
         }
         return all.toString();
+    }
+
+    /** How many scripted steps are left to answer. */
+    synchronized int scriptLength() {
+        return script.size();
     }
 
     /** How many scripted steps have been answered. */
@@ -118,13 +136,24 @@ final class FakeModel implements AutoCloseable {
         requests.add(request);
     }
 
+    private synchronized void record(Turn turn) {
+        turns.add(turn);
+    }
+
+    /** What the server answers a request with, and the step it took from the script (null for a side request). */
+    private record Answer(Wire.Reply reply, Step step) {}
+
     private void handle(HttpExchange exchange) throws IOException {
+        long arrived = System.nanoTime();
+        Request request;
+        Answer answer;
         try (exchange) {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = exchange.getRequestURI().toString();
-            Request request = new Request(exchange.getRequestMethod(), path, body);
+            request = new Request(exchange.getRequestMethod(), path, body);
             record(request);
-            Wire.Reply reply = answer(request);
+            answer = answer(request);
+            Wire.Reply reply = answer.reply();
             exchange.getResponseHeaders().set("Content-Type", reply.contentType());
             byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(reply.status(), reply.streamed() ? 0 : bytes.length);
@@ -132,9 +161,12 @@ final class FakeModel implements AutoCloseable {
                 out.write(bytes);
             }
         }
+        if (answer.step() != null) {
+            record(new Turn(request, answer.step(), arrived, System.nanoTime()));
+        }
     }
 
-    private Wire.Reply answer(Request request) {
+    private Answer answer(Request request) {
         String path = request.path();
         JsonNode json = request.json();
         Wire wire;
@@ -148,14 +180,15 @@ final class FakeModel implements AutoCloseable {
         } else if (path.contains("/chat/completions")) {
             wire = new ChatCompletionsWire();
         } else if (path.contains("/models")) {
-            return Wire.Reply.json(200, "{\"object\":\"list\",\"data\":[],\"models\":[]}");
+            return new Answer(Wire.Reply.json(200, "{\"object\":\"list\",\"data\":[],\"models\":[]}"), null);
         } else {
-            return Wire.Reply.json(404, "{\"error\":{\"message\":\"not scripted: " + path + "\"}}");
+            return new Answer(Wire.Reply.json(404, "{\"error\":{\"message\":\"not scripted: " + path + "\"}}"), null);
         }
         if (!wire.isTurn(request, json)) {
-            return wire.side(request, json);
+            return new Answer(wire.side(request, json), null);
         }
-        return wire.reply(next(), json);
+        Step step = next();
+        return new Answer(wire.reply(step, json), step);
     }
 
     @Override

@@ -134,12 +134,19 @@ final class Machine implements AutoCloseable {
     }
 
     String run(Path dir, List<String> command) {
+        return run(dir, command, "");
+    }
+
+    /** Runs a command of this machine with {@code input} on its stdin; fails unless it exits 0. */
+    String run(Path dir, List<String> command, String input) {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
             builder.environment().clear();
             builder.environment().putAll(env());
             Process process = builder.start();
-            process.getOutputStream().close();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
             String output = new String(process.getInputStream().readAllBytes());
             if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
                 throw new IllegalStateException(command + " failed (" + process.exitValue() + "):\n" + output);

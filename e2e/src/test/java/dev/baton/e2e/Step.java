@@ -26,7 +26,12 @@ sealed interface Step permits Step.ToolCall, Step.FreeformCall, Step.Say, Step.P
 
         /** Waits until the agent asked for the answer after this pause. */
         void awaitReached() {
-            org.awaitility.Awaitility.await("the agent to ask the model again").atMost(AgentProcess.TURN)
+            awaitReached(AgentProcess.TURN);
+        }
+
+        /** Waits at most {@code atMost}, for a script of many steps before the pause. */
+        void awaitReached(java.time.Duration atMost) {
+            org.awaitility.Awaitility.await("the agent to ask the model again").atMost(atMost)
                     .until(() -> reached.getCount() == 0);
         }
 
