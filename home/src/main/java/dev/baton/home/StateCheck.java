@@ -146,14 +146,18 @@ public final class StateCheck {
 
     private static Optional<Problem> walDamage(BatonHome home) throws IOException {
         Path wal = wal(home);
+        Optional<WalFile.Index> index = WalFile.Index.read(shm(home));
         if (!Files.exists(wal)) {
+            if (index.isPresent() && index.get().allCopied()) {
+                return Optional.empty(); // every commit was already copied into the database: nothing is lost
+            }
             return Optional.of(lost(wal, "the last sidecar in " + home.dir() + " did not stop cleanly (killed?), and "
                     + wal + ", which holds its last commits, is missing (deleted, or the database was opened by another"
                     + " program since): its latest locks would be lost without a word"));
         }
-        return WalFile.damage(wal).map(what -> lost(wal, "the last sidecar in " + home.dir() + " did not stop cleanly"
-                + " (killed?), and " + wal + ", which holds its last commits, is damaged: " + what + "; SQLite would"
-                + " drop what it cannot read without a word"));
+        return WalFile.damage(wal, index).map(what -> lost(wal, "the last sidecar in " + home.dir() + " did not stop"
+                + " cleanly (killed?), and " + wal + ", which holds its last commits, is damaged: " + what + "; SQLite"
+                + " would drop what it cannot read without a word"));
     }
 
     private static Problem lost(Path file, String what) {

@@ -10,18 +10,21 @@ import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log a process leaves when it dies with its connection open: copied while a real SQLite connection holds it,
- * with commits in it, as a crash image; then torn, cut or garbled as a kill, a careless hand or a bad disk would.
+ * The log and index a process leaves when it dies with its connection open: copied while a real SQLite connection
+ * holds them, with commits in the log, as a crash image; then torn, cut or garbled as a kill, a careless hand or a
+ * bad disk would.
  */
 class WalFileTest {
 
     @TempDir Path dir;
     Path wal;
+    Optional<WalFile.Index> index;
 
     @BeforeEach
     void aCrashImageOfALogWithCommits() throws Exception {
@@ -35,34 +38,49 @@ class WalFileTest {
             }
             wal = dir.resolve("image.db-wal");
             Files.copy(dir.resolve("live.db-wal"), wal);
+            Files.copy(dir.resolve("live.db-shm"), dir.resolve("image.db-shm"));
         }
+        index = WalFile.Index.read(dir.resolve("image.db-shm"));
     }
 
     @Test
     void aLogWithItsCommitsIsWhole() throws Exception {
-        assertThat(Files.size(wal)).isGreaterThan(32);
-        assertThat(WalFile.damage(wal)).isEmpty();
+        long frames = (Files.size(wal) - 32) / (24 + 4096);
+        assertThat(index).hasValueSatisfying(at -> assertThat(at.mxFrame()).isEqualTo(frames));
+        assertThat(WalFile.damage(wal, index)).isEmpty();
     }
 
     @Test
-    void theHeaderOfAFrameAKillToreFromItsPageIsWhatSqliteWritesFirstAndIsAccepted() throws Exception {
-        appendFrameHeaderWithSalts(readInt(16), readInt(20));
+    void aFrameAKillCutAnywhereIsOfATransactionThatNeverReturnedAndIsAccepted() throws Exception {
+        appendFrame(readInt(16), readInt(20), 24); // SQLite writes a frame's header first
+        assertThat(WalFile.damage(wal, index)).isEmpty();
 
-        assertThat(WalFile.damage(wal)).isEmpty();
+        appendFrame(readInt(16), readInt(20), 3_272); // the kernel may stop a write at a page boundary
+        assertThat(WalFile.damage(wal, index)).isEmpty();
     }
 
     @Test
-    void aPartialFrameThatIsNotATornHeaderIsACut() throws Exception {
-        appendFrameHeaderWithSalts(readInt(16) + 1, readInt(20)); // not of this round of the log
-        assertThat(WalFile.damage(wal)).hasValueSatisfying(what -> assertThat(what).contains("cut short"));
-    }
-
-    @Test
-    void aLogCutInsideAPageIsACut() throws Exception {
+    void aLogCutInsideItsCommitsHasFewerCommittedFramesThanItsIndexCounts() throws Exception {
         try (FileChannel channel = FileChannel.open(wal, StandardOpenOption.WRITE)) {
             channel.truncate(Files.size(wal) - 100);
         }
-        assertThat(WalFile.damage(wal)).hasValueSatisfying(what -> assertThat(what).contains("cut short"));
+        assertThat(WalFile.damage(wal, index)).hasValueSatisfying(what -> assertThat(what).contains("cut short"));
+    }
+
+    @Test
+    void anEmptiedLogWhoseIndexStillCountsFramesLostThem() throws Exception {
+        try (FileChannel channel = FileChannel.open(wal, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        assertThat(WalFile.damage(wal, index)).hasValueSatisfying(what -> assertThat(what).contains("is empty"));
+        assertThat(index).hasValueSatisfying(at -> assertThat(at.allCopied()).isFalse());
+    }
+
+    @Test
+    void anIndexWhoseTwoHeaderCopiesDifferIsNotTrusted() throws Exception {
+        Path shm = dir.resolve("image.db-shm");
+        overwrite(shm, 16, 4); // the first copy's frame count, as a kill between the two copies' writes leaves it
+        assertThat(WalFile.Index.read(shm)).isEmpty();
     }
 
     @Test
@@ -70,10 +88,10 @@ class WalFileTest {
         Path copy = dir.resolve("copy.db-wal");
         Files.copy(wal, copy);
         overwrite(copy, 32 + 24 + 100, 8); // inside the first frame's page: the commits after it would be dropped
-        assertThat(WalFile.damage(copy)).hasValueSatisfying(what -> assertThat(what).contains("garbled"));
+        assertThat(WalFile.damage(copy, Optional.empty())).hasValueSatisfying(what -> assertThat(what).contains("garbled"));
 
         overwrite(wal, 24, 4); // the header's checksum
-        assertThat(WalFile.damage(wal)).hasValueSatisfying(what -> assertThat(what).contains("header"));
+        assertThat(WalFile.damage(wal, index)).hasValueSatisfying(what -> assertThat(what).contains("header"));
     }
 
     private int readInt(int at) throws Exception {
@@ -84,10 +102,11 @@ class WalFileTest {
         }
     }
 
-    private void appendFrameHeaderWithSalts(int salt1, int salt2) throws Exception {
-        ByteBuffer header = ByteBuffer.allocate(24).putInt(2).putInt(0).putInt(salt1).putInt(salt2).putInt(0).putInt(0).flip();
+    /** A frame of this round of the log, its header and the first bytes of its page, as a write cut short leaves it. */
+    private void appendFrame(int salt1, int salt2, int length) throws Exception {
+        ByteBuffer frame = ByteBuffer.allocate(length).putInt(2).putInt(0).putInt(salt1).putInt(salt2).putInt(0).putInt(0).rewind();
         try (FileChannel channel = FileChannel.open(wal, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            channel.write(header);
+            channel.write(frame);
         }
     }
 
