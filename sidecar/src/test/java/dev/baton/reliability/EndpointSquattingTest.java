@@ -32,18 +32,12 @@ class EndpointSquattingTest {
 
     @Test
     void theHookAndTheCliSendNothingToAnotherUsersListenerOnALeftoverEndpoint() throws Exception {
-        String other = OtherUser.require();
         Path homeDir = Files.createDirectory(dir.resolve("home"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         BatonHome home = new BatonHome(homeDir);
         home.ensureToken();
-        Process squatter = new ProcessBuilder("su", "-s", "/bin/sh", other, "-c", "exec perl -MIO::Socket::INET -e '"
-                + "$s = IO::Socket::INET->new(LocalAddr => \"127.0.0.1\", LocalPort => 0, Listen => 5) or die; $| = 1;"
-                + " print $s->sockport, \"\\n\"; while ($c = $s->accept) { $l = <$c>; print \"got: $l\"; close $c }'")
-                .redirectErrorStream(true).start();
-        try (ChildProcess ours = ChildProcess.sleeping()) {
-            BufferedReader heard = new BufferedReader(new InputStreamReader(squatter.getInputStream(), StandardCharsets.UTF_8));
-            int port = Integer.parseInt(heard.readLine().trim());
+        try (OtherUser.Listener squatter = OtherUser.listen(); ChildProcess ours = ChildProcess.sleeping()) {
+            int port = squatter.port();
             home.writeEndpoint(port);
             // The crashed sidecar's pid is reused by a live process of ours: only the listening socket tells them apart.
             home.writePid(ours.pid());
@@ -65,12 +59,10 @@ class EndpointSquattingTest {
             try (Socket sentinel = new Socket("127.0.0.1", port)) {
                 sentinel.getOutputStream().write("SENTINEL\n".getBytes(StandardCharsets.US_ASCII));
             }
-            assertThat(heard.readLine()).as("the first thing the squatter heard").isEqualTo("got: SENTINEL");
+            assertThat(squatter.nextHeard()).as("the first thing the squatter heard").isEqualTo("got: SENTINEL");
             assertThat(hook.exitValue()).isEqualTo(2);
             assertThat(cli.exit()).isEqualTo(2);
             assertThat(cli.err()).contains("no sidecar is running");
-        } finally {
-            squatter.destroyForcibly();
         }
     }
 

@@ -8,9 +8,7 @@ import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.OtherUser;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -65,15 +63,9 @@ class HookListenerFactTest {
     @ValueSource(strings = {"another start (the pid was reused)", "another pid (the sidecar restarted)",
             "another port", "another boot"})
     void aRememberedLineThatDoesNotDescribeTheRunningSidecarIsNoProof(String stale) throws Exception {
-        String other = OtherUser.require();
         BatonHome home = home();
-        Process squatter = new ProcessBuilder("su", "-s", "/bin/sh", other, "-c", "exec perl -MIO::Socket::INET -e '"
-                + "$s = IO::Socket::INET->new(LocalAddr => \"127.0.0.1\", LocalPort => 0, Listen => 5) or die; $| = 1;"
-                + " print $s->sockport, \"\\n\"; while ($c = $s->accept) { $l = <$c>; print \"got: $l\"; close $c }'")
-                .redirectErrorStream(true).start();
-        try (ChildProcess ours = ChildProcess.sleeping()) {
-            BufferedReader heard = new BufferedReader(new InputStreamReader(squatter.getInputStream(), StandardCharsets.UTF_8));
-            int port = Integer.parseInt(heard.readLine().trim());
+        try (OtherUser.Listener squatter = OtherUser.listen(); ChildProcess ours = ChildProcess.sleeping()) {
+            int port = squatter.port();
             home.writeEndpoint(port);
             home.writePid(ours.pid());
             long start = startTicks(ours.pid());
@@ -91,11 +83,9 @@ class HookListenerFactTest {
             try (Socket sentinel = new Socket("127.0.0.1", port)) {
                 sentinel.getOutputStream().write("SENTINEL\n".getBytes(StandardCharsets.US_ASCII));
             }
-            assertThat(heard.readLine()).as("the first thing the squatter heard").isEqualTo("got: SENTINEL");
+            assertThat(squatter.nextHeard()).as("the first thing the squatter heard").isEqualTo("got: SENTINEL");
             assertThat(hook.exitValue()).isEqualTo(2);
             assertThat(Files.readString(home.dir().resolve("hook-listener"))).as("nothing new remembered").isEqualTo(line + "\n");
-        } finally {
-            squatter.destroyForcibly();
         }
     }
 

@@ -2,7 +2,9 @@ package dev.baton.support;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +45,51 @@ public final class OtherUser {
     }
 
     public record Result(int exit, String output) {
+    }
+
+    /**
+     * A listener of the other user on a free 127.0.0.1 port (perl, as the other user): it prints "got: LINE" for the
+     * first line of every connection, so a test can tell what, if anything, was sent to it.
+     */
+    public static Listener listen() throws IOException {
+        Process process = new ProcessBuilder("su", "-s", "/bin/sh", require(), "-c", "exec perl -MIO::Socket::INET -e '"
+                + "$s = IO::Socket::INET->new(LocalAddr => \"127.0.0.1\", LocalPort => 0, Listen => 5) or die; $| = 1;"
+                + " print $s->sockport, \"\\n\"; while ($c = $s->accept) { $l = <$c>; print \"got: $l\"; close $c }'")
+                .redirectErrorStream(true).start();
+        BufferedReader heard = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try {
+            return new Listener(process, heard, Integer.parseInt(heard.readLine().trim()));
+        } catch (IOException | RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    /** The other user's listener: its port, and what it heard, a line per connection. */
+    public static final class Listener implements AutoCloseable {
+        private final Process process;
+        private final BufferedReader heard;
+        private final int port;
+
+        private Listener(Process process, BufferedReader heard, int port) {
+            this.process = process;
+            this.heard = heard;
+            this.port = port;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        /** The next "got: LINE" the listener printed (waits for it). */
+        public String nextHeard() throws IOException {
+            return heard.readLine();
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
     }
 
     private static Result run(String... command) {
