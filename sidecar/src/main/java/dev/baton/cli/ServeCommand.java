@@ -1,7 +1,6 @@
 package dev.baton.cli;
 
 import dev.baton.home.BatonHome;
-import dev.baton.home.StateCheck;
 import dev.baton.server.InheritedListener;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
@@ -40,12 +39,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         Sidecar sidecar;
         try {
-            home.prepare();
             // Before the log is opened: a home the sidecar could not write is refused with the fix, not a bare path.
-            Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
-            if (unwritable.isPresent()) {
-                throw new CliException(unwritable.get().refusal());
-            }
+            Sidecar.prepareHome(home);
             home.ownerOnly(home.logFile()); // 0600 from the start, whatever the umask
             ServeLog.alsoTo(home.logFile());
             SidecarOptions options = SidecarOptions.defaults(home, chosen);

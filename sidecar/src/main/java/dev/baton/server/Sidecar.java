@@ -49,6 +49,19 @@ public final class Sidecar implements AutoCloseable {
         this.sweeper = sweeper;
     }
 
+    /**
+     * Creates the home owner-only, or checks an existing one is private, and refuses one the sidecar could not write,
+     * with the fix in the message. {@code baton serve} calls it before it opens the log in the home; a start calls it
+     * again, for starts that do not come through {@code baton serve}.
+     */
+    public static void prepareHome(BatonHome home) throws IOException {
+        home.prepare();
+        Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
+        if (unwritable.isPresent()) {
+            throw new IOException(unwritable.get().refusal());
+        }
+    }
+
     public static Sidecar start(SidecarOptions options) throws IOException {
         return start(options, baton -> List.of());
     }
@@ -57,11 +70,7 @@ public final class Sidecar implements AutoCloseable {
     public static Sidecar start(SidecarOptions options, Function<Baton, List<Consumer<RoutesConfig>>> adapters)
             throws IOException {
         BatonHome home = options.home();
-        home.prepare();
-        Optional<StateCheck.Problem> unwritable = StateCheck.unwritable(home);
-        if (unwritable.isPresent()) {
-            throw new IOException(unwritable.get().refusal());
-        }
+        prepareHome(home);
         // Checked before sidecar.lock exists: a start refused for its token must not look like a sidecar that ran.
         String token = home.ensureToken();
         String supervisorToken = home.ensureSupervisorToken();
