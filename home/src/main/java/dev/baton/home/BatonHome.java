@@ -1,8 +1,11 @@
 package dev.baton.home;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +32,7 @@ public final class BatonHome {
 
     public static final int DEFAULT_PORT = 7433;
     public static final String LOOPBACK = "127.0.0.1";
+    private static final String SQLITE_LIBRARY = "sqlite-native-";
 
     /** A token shorter than this (hex characters) is refused: the sidecar writes 64. */
     public static final int MIN_TOKEN_LENGTH = 32;
@@ -238,6 +242,36 @@ public final class BatonHome {
             return OptionalLong.empty();
         }
         return OptionalLong.of(Long.parseLong(text.get()));
+    }
+
+    /**
+     * SQLite's native library as a start of the sidecar unpacked it from its jar; {@code variant} names the driver's
+     * version and the platform. Kept here, in the owner's private directory, a start loads it as it is instead of
+     * unpacking it again into the shared temporary directory.
+     */
+    public Path sqliteLibrary(String variant) {
+        return dir.resolve(SQLITE_LIBRARY + variant);
+    }
+
+    /** Keeps {@code library} as the {@link #sqliteLibrary} of {@code variant}, owner-only, and drops other variants'. */
+    public void keepSqliteLibrary(String variant, InputStream library) throws IOException {
+        Path file = sqliteLibrary(variant);
+        Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        try {
+            try (OutputStream out = Files.newOutputStream(temp)) { // the temporary file's mode, 0600, stays
+                library.transferTo(out);
+            }
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+        try (DirectoryStream<Path> kept = Files.newDirectoryStream(dir, SQLITE_LIBRARY + "*")) {
+            for (Path other : kept) {
+                if (!other.equals(file) && !other.getFileName().toString().endsWith(".tmp")) {
+                    Files.deleteIfExists(other);
+                }
+            }
+        }
     }
 
     /**

@@ -28,6 +28,23 @@ class BatonHomeTest {
     }
 
     @Test
+    void aKeptSqliteLibraryIsOwnerOnlyAndReplacesTheCopyOfAnotherVersion() throws Exception {
+        BatonHome home = new BatonHome(temp.resolve("state/baton"));
+        home.prepare();
+        home.keepSqliteLibrary("3.1-Linux-amd64", new java.io.ByteArrayInputStream(new byte[] {1, 2, 3}));
+
+        home.keepSqliteLibrary("3.2-Linux-amd64", new java.io.ByteArrayInputStream(new byte[] {4, 5}));
+
+        assertThat(home.sqliteLibrary("3.2-Linux-amd64")).hasBinaryContent(new byte[] {4, 5});
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.sqliteLibrary("3.2-Linux-amd64"))))
+                .isEqualTo("rw-------");
+        assertThat(home.sqliteLibrary("3.1-Linux-amd64")).doesNotExist();
+        try (var files = Files.list(home.dir())) {
+            assertThat(files.map(file -> file.getFileName().toString())).containsExactly("sqlite-native-3.2-Linux-amd64");
+        }
+    }
+
+    @Test
     void filesWithoutAFinalNewlineReadTheSame() throws Exception {
         BatonHome home = new BatonHome(temp);
         Files.writeString(home.tokenFile(), "abc");

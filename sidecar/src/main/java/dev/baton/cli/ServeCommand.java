@@ -5,6 +5,7 @@ import dev.baton.server.InheritedListener;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
+import dev.baton.store.SqliteLibrary;
 import io.javalin.util.JavalinBindException;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
@@ -30,6 +31,34 @@ final class ServeCommand implements Callable<Integer> {
             + " earlier sidecar held (it refuses otherwise, saying what is missing).")
     boolean acceptEmptyState;
 
+    /**
+     * The command for arguments written the plain way ({@code --port N}, {@code --port=N}, {@code --accept-empty-state},
+     * each at most once), or empty for anything else, which picocli then parses, answers and refuses as it does every
+     * command. Read by hand because a hook that starts the sidecar waits for it: loading picocli (its classes predate
+     * what a class-data archive takes, so each start verifies them anew) and building even this one command took a
+     * sixth of a start (docs/PERFORMANCE.md, "Start-up and footprint").
+     */
+    static Optional<ServeCommand> fromPlainArguments(String... args) {
+        ServeCommand command = new ServeCommand();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            if (arg.equals("--port") && i + 1 < args.length) {
+                value = args[++i];
+            } else if (arg.startsWith("--port=")) {
+                value = arg.substring("--port=".length());
+            } else if (arg.equals("--accept-empty-state") && !command.acceptEmptyState) {
+                command.acceptEmptyState = true;
+                continue;
+            }
+            if (value == null || command.port != null || !value.matches("[0-9]{1,5}")) {
+                return Optional.empty();
+            }
+            command.port = Integer.valueOf(value);
+        }
+        return Optional.of(command);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         BatonHome home = BatonHome.fromEnvironment(System.getenv());
@@ -40,6 +69,8 @@ final class ServeCommand implements Callable<Integer> {
         Sidecar sidecar;
         try {
             // Before the log is opened: a home the sidecar could not write is refused with the fix, not a bare path.
+            home.prepare();
+            loadSqliteBeside(home);
             Sidecar.prepareHome(home);
             home.ownerOnly(home.logFile()); // 0600 from the start, whatever the umask
             ServeLog.alsoTo(home.logFile());
@@ -64,6 +95,17 @@ final class ServeCommand implements Callable<Integer> {
         // The logger already said where it serves (in sidecar.log too); a terminal user needs no second line.
         stopped.await();
         return 0;
+    }
+
+    /**
+     * SQLite's native library is readied on another thread while this one checks the home and reads the database's
+     * files: the first connection would otherwise wait for it, and at start the JVM's compilers leave a core free.
+     */
+    private static void loadSqliteBeside(BatonHome home) {
+        SqliteLibrary library = SqliteLibrary.choose(home);
+        Thread thread = new Thread(library::load, "baton-sqlite-load");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private static int portFromEnvironment() {

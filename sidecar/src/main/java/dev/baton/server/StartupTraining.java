@@ -29,8 +29,9 @@ public final class StartupTraining {
     }
 
     public static void main(String[] args) throws IOException {
-        // `baton serve` builds the whole command line (every verb's options) before it starts the sidecar.
-        BatonCommand.commandLine().parseArgs("serve", "--port", "0");
+        // `baton serve` builds its own command line; the other commands build the whole tree.
+        BatonCommand.serveCommandLine().parseArgs("--port", "0");
+        BatonCommand.commandLine().parseArgs("status");
         Path dir = Files.createTempDirectory("baton-training");
         try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(dir), 0), SidecarAdapters::of)) {
             String base = "http://127.0.0.1:" + sidecar.port();

@@ -185,6 +185,17 @@ class SecurityTest {
                 assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(made.resolve(file)))).as(file)
                         .isEqualTo("rw-------");
             }
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
+                try (java.util.stream.Stream<Path> files = Files.list(made)) {
+                    return files.anyMatch(file -> file.getFileName().toString().startsWith("sqlite-native-"));
+                }
+            });
+            try (java.util.stream.Stream<Path> files = Files.list(made)) {
+                for (Path file : files.toList()) {
+                    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).as(file.toString())
+                            .isEqualTo("rw-------");
+                }
+            }
         } finally {
             sidecar.destroy();
             sidecar.waitFor();
