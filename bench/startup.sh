@@ -18,10 +18,14 @@ baseline_archive=()
 if [[ -f ${baseline_jar%.jar}.jsa ]]; then
   baseline_archive=("-XX:SharedArchiveFile=${baseline_jar%.jar}.jsa" -Xlog:cds*=off -Xlog:class+path=off)
 fi
-start() { # prints the milliseconds from spawn to the first answered health request, and the sidecar's CPU ms by then
-  local home; home=$(mktemp -d); chmod 700 "$home"
+# Each variant keeps its home from one start to the next, as a user's does (the database, and what a start keeps
+# there); its first start, which makes them, is not counted.
+homes=$(mktemp -d); trap 'rm -rf "$homes"' EXIT
+start() { # $1: the variant's home; prints the ms from spawn to the first answered health request, and its CPU ms by then
+  local home=$homes/$1; shift
+  [[ -d $home ]] || mkdir -m 700 "$home"
   local t0; t0=$(date +%s%N)
-  BATON_HOME=$home "$@" serve --port 0 >"$home/out.log" 2>&1 &
+  BATON_HOME=$home "$@" serve --port 0 >>"$home/out.log" 2>&1 &
   local pid=$!
   until [[ -s $home/endpoint ]] && curl -sf "http://127.0.0.1:$(cut -d: -f2 "$home/endpoint")/v1/health" >/dev/null 2>&1; do
     kill -0 "$pid" 2>/dev/null || { echo "bench: the sidecar exited; see $home/out.log" >&2; exit 1; }
@@ -29,13 +33,17 @@ start() { # prints the milliseconds from spawn to the first answered health requ
   done
   local wall=$(( ($(date +%s%N) - t0) / 1000000 ))
   echo "$wall $(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) * 1000 / hz}' "/proc/$pid/stat")"
-  kill "$pid"; wait "$pid" 2>/dev/null || true; rm -rf "$home"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
 }
+new=(bin/baton)
+base=(java "${baseline_opts[@]}" "${baseline_archive[@]}" -jar "$baseline_jar")
+bare=(java -XX:+UseSerialGC -jar sidecar/target/baton.jar)
+start new "${new[@]}" >/dev/null; start base "${base[@]}" >/dev/null; start bare "${bare[@]}" >/dev/null
 new_wall=() new_cpu=() base_wall=() base_cpu=() bare_wall=() bare_cpu=()
 for ((i = 0; i < runs; i++)); do
-  read -r w c < <(start bin/baton); new_wall+=("$w"); new_cpu+=("$c")
-  read -r w c < <(start java "${baseline_opts[@]}" "${baseline_archive[@]}" -jar "$baseline_jar"); base_wall+=("$w"); base_cpu+=("$c")
-  read -r w c < <(start java -XX:+UseSerialGC -jar sidecar/target/baton.jar); bare_wall+=("$w"); bare_cpu+=("$c")
+  read -r w c < <(start new "${new[@]}"); new_wall+=("$w"); new_cpu+=("$c")
+  read -r w c < <(start base "${base[@]}"); base_wall+=("$w"); base_cpu+=("$c")
+  read -r w c < <(start bare "${bare[@]}"); bare_wall+=("$w"); bare_cpu+=("$c")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'; }
 range() { printf '%s\n' "$@" | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
