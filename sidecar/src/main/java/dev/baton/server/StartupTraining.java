@@ -4,6 +4,7 @@ import dev.baton.cli.BatonCommand;
 import dev.baton.home.BatonHome;
 import dev.baton.http.Callers;
 import dev.baton.http.Json;
+import dev.baton.store.SqliteLibrary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,6 +34,7 @@ public final class StartupTraining {
         BatonCommand.serveCommandLine().parseArgs("--port", "0");
         BatonCommand.commandLine().parseArgs("status");
         Path dir = Files.createTempDirectory("baton-training");
+        SqliteLibrary.choose(new BatonHome(dir)).load(); // as `baton serve` does
         try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(dir), 0), SidecarAdapters::of)) {
             String base = "http://127.0.0.1:" + sidecar.port();
             String token = new BatonHome(dir).ensureToken();
