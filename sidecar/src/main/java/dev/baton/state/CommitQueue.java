@@ -24,6 +24,8 @@ final class CommitQueue {
 
     /** Wake-ups are exact; this bound only limits the cost of a lost one. */
     private static final long PARK_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** Commits one committer writes in a row at most before it hands the role over and answers its caller. */
+    private static final int MAX_ROUNDS = 4;
 
     private final ReentrantLock monitor;
     private final Store store;
@@ -95,7 +97,12 @@ final class CommitQueue {
         while (pending.outcome == null) {
             if (committer.tryLock()) {
                 try {
-                    flush();
+                    // While the committer is awake it also writes what was queued during its commit: handing
+                    // that over would put a parked thread's wake-up (a scheduler slice on a busy machine) in
+                    // the path of every commit. The bound keeps its own caller from waiting on others for long.
+                    for (int round = 0; round < MAX_ROUNDS && flush(); round++) {
+                        // keeps committing while transactions arrive
+                    }
                 } finally {
                     committer.unlock();
                 }
@@ -128,7 +135,7 @@ final class CommitQueue {
     }
 
     /** Commits everything queued; called by the committer only. */
-    void flush() {
+    boolean flush() {
         List<Pending> batch;
         monitor.lock();
         try {
@@ -138,7 +145,7 @@ final class CommitQueue {
             monitor.unlock();
         }
         if (batch.isEmpty()) {
-            return;
+            return false;
         }
         List<Change> changes = new ArrayList<>();
         batch.forEach(pending -> changes.addAll(pending.changes));
@@ -178,6 +185,7 @@ final class CommitQueue {
             }
             pending.readers.forEach(LockSupport::unpark);
         }
+        return true;
     }
 
     /** Commits what is queued before the store closes. */

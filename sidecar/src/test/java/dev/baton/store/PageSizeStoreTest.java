@@ -1,0 +1,65 @@
+package dev.baton.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.lock.FileLock;
+import dev.baton.state.AuditEntry;
+import dev.baton.state.Change;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The database's page size: small pages for new databases, and an older database rewritten to them with its rows. */
+class PageSizeStoreTest {
+
+    @TempDir Path dir;
+
+    @Test
+    void aNewDatabaseHasSmallPagesAndStaysInWalMode() throws Exception {
+        Path file = dir.resolve("baton.db");
+        new SqliteStore(file).close();
+        assertThat(pragma(file, "page_size")).isEqualTo(String.valueOf(SqliteStore.PAGE_SIZE));
+        assertThat(pragma(file, "journal_mode")).isEqualTo("wal");
+    }
+
+    @Test
+    void aDatabaseWithBigPagesIsRewrittenOnceWithItsLocksAndAudit() throws Exception {
+        Path file = dir.resolve("baton.db");
+        Instant at = Instant.ofEpochMilli(1_000);
+        try (SqliteStore store = new SqliteStore(file)) {
+            store.commit(List.of(new Change.LockSaved(new FileLock("/repo/a.txt", "s1", at, null, false), true),
+                    new Change.Audited(AuditEntry.of(at, "acquire", "s1", "/repo/a.txt", null, null))));
+        }
+        // As versions before this one left it: SQLite's default 4 KiB pages.
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode = DELETE");
+            statement.execute("PRAGMA page_size = 4096");
+            statement.execute("VACUUM");
+            statement.execute("PRAGMA journal_mode = WAL");
+        }
+        assertThat(pragma(file, "page_size")).isEqualTo("4096");
+
+        try (SqliteStore store = new SqliteStore(file)) {
+            assertThat(store.load().locks()).extracting(FileLock::file, FileLock::sessionId)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("/repo/a.txt", "s1"));
+            assertThat(store.history("/repo/a.txt", 10)).extracting(AuditEntry::action).containsExactly("acquire");
+        }
+        assertThat(pragma(file, "page_size")).isEqualTo(String.valueOf(SqliteStore.PAGE_SIZE));
+        assertThat(pragma(file, "journal_mode")).isEqualTo("wal");
+    }
+
+    private static String pragma(Path file, String name) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("PRAGMA " + name)) {
+            return rs.getString(1);
+        }
+    }
+}
