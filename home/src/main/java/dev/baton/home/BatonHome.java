@@ -98,6 +98,14 @@ public final class BatonHome {
     }
 
     /**
+     * Where the sidecar unpacks the native part of a library before loading it (JNA's {@code jna.tmpdir}): inside
+     * the private home, so no other user can put a library of their own in its place. Emptied again once loaded.
+     */
+    public Path nativeLibraries() {
+        return dir.resolve("native");
+    }
+
+    /**
      * Creates the directory owner-only (0700), or checks that an existing one is private: see {@link #requirePrivate()}.
      */
     public void prepare() throws IOException {

@@ -4,6 +4,9 @@ import dev.baton.session.ConnectionPeer;
 import dev.baton.session.ProcessIdentity;
 import io.javalin.http.Context;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -15,10 +18,10 @@ import java.util.OptionalLong;
 import java.util.stream.LongStream;
 
 /**
- * The process at the other end of a loopback TCP connection, from Linux's own tables: the client's port in
- * {@code /proc/net/tcp} and {@code tcp6} gives the socket's inode, and the process holding that inode in
- * {@code /proc/PID/fd} is the caller. No library exposes this (the JDK gives the peer's port, not its process),
- * hence the hand-written reads.
+ * The process at the other end of a loopback TCP connection, from Linux's own view: the kernel names the client's
+ * socket by its inode (asked for that one socket over netlink, see {@link SockDiag}; else found by the client's
+ * port in {@code /proc/net/tcp} and {@code tcp6}), and the process holding that inode in {@code /proc/PID/fd} is
+ * the caller. No library exposes this (the JDK gives the peer's port, not its process), hence the hand-written reads.
  */
 public final class LoopbackPeer implements ConnectionPeer {
 
@@ -28,21 +31,27 @@ public final class LoopbackPeer implements ConnectionPeer {
     /** Whether the kernel can be asked at all (Linux); it does not change while the sidecar runs. */
     private static final boolean KERNEL_TABLES = Files.isReadable(TABLES.get(0));
 
-    private final int clientPort;
-    private final int serverPort;
+    private final InetSocketAddress client;
+    private final InetSocketAddress server;
+    private final boolean askKernel;
     private Optional<ProcessIdentity> found;
 
-    private LoopbackPeer(int clientPort, int serverPort) {
-        this.clientPort = clientPort;
-        this.serverPort = serverPort;
+    /**
+     * @param askKernel whether to ask the kernel for the one socket before reading the whole tables (false: the
+     *                  tables alone, as where netlink cannot be opened)
+     */
+    LoopbackPeer(InetSocketAddress client, InetSocketAddress server, boolean askKernel) {
+        this.client = client;
+        this.server = server;
+        this.askKernel = askKernel;
     }
 
     /** The peer of the request's connection, looked up at most once per request. */
     static ConnectionPeer of(Context ctx) {
         ConnectionPeer peer = ctx.attribute(ATTRIBUTE);
         if (peer == null) {
-            peer = KERNEL_TABLES ? new LoopbackPeer(ctx.req().getRemotePort(), ctx.req().getLocalPort())
-                    : ConnectionPeer.UNKNOWN;
+            peer = KERNEL_TABLES ? new LoopbackPeer(address(ctx.req().getRemoteAddr(), ctx.req().getRemotePort()),
+                    address(ctx.req().getLocalAddr(), ctx.req().getLocalPort()), true) : ConnectionPeer.UNKNOWN;
             ctx.attribute(ATTRIBUTE, peer);
         }
         return peer;
@@ -77,12 +86,40 @@ public final class LoopbackPeer implements ConnectionPeer {
         return Optional.of(new ProcessIdentity(holder.getAsLong(), started.get()));
     }
 
-    /** The inode of the client's socket: local port = the client's, remote port = ours. */
-    private OptionalLong socketInode() {
+    /**
+     * An address as the servlet API gives it, an IP literal (IPv6 perhaps in brackets); unresolved when it is not
+     * one, so no name is ever looked up.
+     */
+    private static InetSocketAddress address(String literal, int port) {
+        String host = literal == null ? "" : literal.startsWith("[") && literal.endsWith("]")
+                ? literal.substring(1, literal.length() - 1) : literal;
+        if (host.contains(":") || (!host.isEmpty() && host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9')))) {
+            try {
+                return new InetSocketAddress(InetAddress.getByName(host), port);
+            } catch (UnknownHostException notALiteral) {
+                // below
+            }
+        }
+        return InetSocketAddress.createUnresolved(host, port);
+    }
+
+    /** The inode of the client's socket: the kernel's answer for it, or its row in the tables. */
+    OptionalLong socketInode() {
+        if (askKernel && !client.isUnresolved() && !server.isUnresolved()) {
+            Optional<SockDiag.Socket> socket = SockDiag.find(client, server);
+            if (socket.isPresent()) {
+                return OptionalLong.of(socket.get().inode());
+            }
+        }
+        return tableInode();
+    }
+
+    /** The inode of the client's socket in the tables: local port = the client's, remote port = ours. */
+    private OptionalLong tableInode() {
         for (Path table : TABLES) {
             try {
                 OptionalLong inode = inodeOf(new String(Files.readAllBytes(table), StandardCharsets.ISO_8859_1),
-                        clientPort, serverPort);
+                        client.getPort(), server.getPort());
                 if (inode.isPresent()) {
                     return inode;
                 }

@@ -46,7 +46,11 @@ public final class StartupTraining {
             expect("POST", base + "/v1/locks/acquire", token, files, key);
             expect("GET", base + "/v1/locks", token, null);
             expect("POST", base + "/v1/locks/release", token, files, key);
-            expect("POST", base + "/v1/hooks?agent=claude&event=PreToolUse", token, """
+            // With pid and ppid, as the hook script sends them: the sidecar then asks the kernel for the connection's
+            // process, so the classes of that lookup (JNA's among them) are archived too.
+            ProcessHandle self = ProcessHandle.current();
+            expect("POST", base + "/v1/hooks?agent=claude&event=PreToolUse&pid=" + self.pid() + "&ppid="
+                    + self.parent().map(ProcessHandle::pid).orElse(0L), token, """
                     {"session_id":"training-hook","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Edit",
                      "tool_input":{"file_path":"%s","old_string":"a","new_string":"b"}}""".formatted(dir, file));
             expect("GET", base + "/v1/status", token, null);
