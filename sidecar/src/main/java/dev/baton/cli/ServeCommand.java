@@ -1,6 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.home.BatonHome;
+import dev.baton.http.LoopbackPeer;
 import dev.baton.server.InheritedListener;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
@@ -87,6 +88,10 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException(e.getMessage());
         }
+        // Serving now: what the first hook call's caller lookup would load is loaded beside it, before that call comes.
+        Thread prepare = new Thread(LoopbackPeer::prepare, "baton-prepare-lookup");
+        prepare.setDaemon(true);
+        prepare.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sidecar.close();

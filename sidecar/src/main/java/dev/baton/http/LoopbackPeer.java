@@ -46,6 +46,16 @@ public final class LoopbackPeer implements ConnectionPeer {
         this.askKernel = askKernel;
     }
 
+    /**
+     * Loads now what the first lookup would load (JNA, 40–100 ms), so that the first hook call after a start does not
+     * wait for it: a sidecar started for an edit is asked about that edit's connection at once.
+     */
+    public static void prepare() {
+        if (KERNEL_TABLES) {
+            SockDiag.ready();
+        }
+    }
+
     /** The peer of the request's connection, looked up at most once per request. */
     static ConnectionPeer of(Context ctx) {
         ConnectionPeer peer = ctx.attribute(ATTRIBUTE);

@@ -78,6 +78,11 @@ final class SockDiag {
         return Optional.empty();
     }
 
+    /** Binds the C calls now (JNA's loading), as the first {@link #find} would; whether the kernel can be asked. */
+    static boolean ready() {
+        return Kernel.AVAILABLE;
+    }
+
     /** An exact lookup (no {@code NLM_F_DUMP}): one {@code inet_diag_req_v2}, one {@code inet_diag_msg} back. */
     private static Optional<Socket> ask(int family, byte[] source, int sourcePort, byte[] destination, int destinationPort) {
         ByteBuffer request = ByteBuffer.allocate(REQUEST).order(ByteOrder.nativeOrder());

@@ -52,6 +52,16 @@ class ServeAndStopTest {
     }
 
     @Test
+    void aStartedSidecarLoadsTheKernelSocketLookupBeforeItsFirstHookCall() throws Exception {
+        // JNA's native part, unpacked into the home under a name of its own, is mapped once the lookup is bound.
+        try (SidecarProcess sidecar = SidecarProcess.start(home)) {
+            Path maps = Path.of("/proc", Long.toString(sidecar.pid()), "maps");
+            String unpacked = home.toRealPath().resolve("native") + "/jna";
+            await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(maps).contains(unpacked));
+        }
+    }
+
+    @Test
     void stopWithNoSidecarRunningSaysSoAndNeverSignalsTheProcessThatReusedAKilledSidecarsPid() throws Exception {
         try (ChildProcess reusedPid = ChildProcess.sleeping()) {
             Files.writeString(home.resolve("sidecar.pid"), reusedPid.pid() + "\n");
