@@ -269,7 +269,7 @@ public final class BatonHome {
             try (OutputStream out = Files.newOutputStream(temp)) { // the temporary file's mode, 0600, stays
                 library.transferTo(out);
             }
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            moveInPlace(temp, file);
         } finally {
             Files.deleteIfExists(temp);
         }
@@ -315,6 +315,11 @@ public final class BatonHome {
     public void writeAtomically(Path file, String content) throws IOException {
         Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
         Files.writeString(temp, content, StandardCharsets.US_ASCII);
+        moveInPlace(temp, file);
+    }
+
+    /** Puts {@code temp} in {@code file}'s place in one step where the file system can, so no reader sees half. */
+    private static void moveInPlace(Path temp, Path file) throws IOException {
         try {
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {

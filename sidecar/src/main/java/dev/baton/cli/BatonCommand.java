@@ -78,7 +78,7 @@ public final class BatonCommand implements Runnable {
     /**
      * {@code baton serve} alone, as the tree has it. A hook that starts the sidecar waits for it, so the sidecar does
      * not build the other commands: picocli reads every command's annotations and makes every command object when
-     * it builds the tree, which was a fifth of a start's time (docs/PERFORMANCE.md, "Start-up and footprint").
+     * it builds the tree, which was about a quarter of a start's time (docs/PERFORMANCE.md, "Start-up and footprint").
      */
     public static CommandLine serveCommandLine() {
         return configured(new CommandLine(new ServeCommand()).setCommandName("baton " + SERVE));

@@ -70,7 +70,7 @@ final class ServeCommand implements Callable<Integer> {
         Sidecar sidecar;
         try {
             // Before the log is opened: a home the sidecar could not write is refused with the fix, not a bare path.
-            home.prepare();
+            home.prepare(); // found private before a library is loaded from it; prepareHome repeats it (a few stats)
             loadSqliteBeside(home);
             Sidecar.prepareHome(home);
             home.ownerOnly(home.logFile()); // 0600 from the start, whatever the umask
@@ -89,9 +89,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new CliException(e.getMessage());
         }
         // Serving now: what the first hook call's caller lookup would load is loaded beside it, before that call comes.
-        Thread prepare = new Thread(LoopbackPeer::prepare, "baton-prepare-lookup");
-        prepare.setDaemon(true);
-        prepare.start();
+        runBeside("baton-prepare-lookup", LoopbackPeer::prepare);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sidecar.close();
@@ -107,8 +105,12 @@ final class ServeCommand implements Callable<Integer> {
      * files: the first connection would otherwise wait for it, and at start the JVM's compilers leave a core free.
      */
     private static void loadSqliteBeside(BatonHome home) {
-        SqliteLibrary library = SqliteLibrary.choose(home);
-        Thread thread = new Thread(library::load, "baton-sqlite-load");
+        runBeside("baton-sqlite-load", SqliteLibrary.choose(home)::load);
+    }
+
+    /** Runs {@code work} on a daemon thread of its own, which never keeps the sidecar from exiting. */
+    private static void runBeside(String name, Runnable work) {
+        Thread thread = new Thread(work, name);
         thread.setDaemon(true);
         thread.start();
     }

@@ -34,10 +34,11 @@ public final class StartupTraining {
         BatonCommand.serveCommandLine().parseArgs("--port", "0");
         BatonCommand.commandLine().parseArgs("status");
         Path dir = Files.createTempDirectory("baton-training");
-        SqliteLibrary.choose(new BatonHome(dir)).load(); // as `baton serve` does
-        try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(dir), 0), SidecarAdapters::of)) {
+        BatonHome home = new BatonHome(dir);
+        SqliteLibrary.choose(home).load(); // as `baton serve` does
+        try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(home, 0), SidecarAdapters::of)) {
             String base = "http://127.0.0.1:" + sidecar.port();
-            String token = new BatonHome(dir).ensureToken();
+            String token = home.ensureToken();
             String file = dir.resolve("work/example.txt").toString();
             expect("GET", base + "/v1/health", token, null);
             String registered = expect("POST", base + "/v1/sessions", token, "{\"session_id\":\"training\",\"agent\":\"api\"}");

@@ -21,12 +21,10 @@ public final class SqliteLibrary {
 
     private final BatonHome home;
     private final String variant;
-    private final boolean wasKept;
 
-    private SqliteLibrary(BatonHome home, String variant, boolean wasKept) {
+    private SqliteLibrary(BatonHome home, String variant) {
         this.home = home;
         this.variant = variant;
-        this.wasKept = wasKept;
     }
 
     /**
@@ -38,21 +36,17 @@ public final class SqliteLibrary {
         String variant = (SQLiteJDBCLoader.getVersion() + "-" + System.getProperty("os.name") + "-"
                 + System.getProperty("os.arch")).replaceAll("[^A-Za-z0-9._-]", "_");
         Path kept = home.sqliteLibrary(variant);
-        boolean wasKept = System.getProperty(PATH) == null && Files.isRegularFile(kept) && loads(kept);
-        if (wasKept) {
+        if (System.getProperty(PATH) == null && Files.isRegularFile(kept) && loads(kept)) {
             System.setProperty(PATH, kept.getParent().toString());
             System.setProperty(NAME, kept.getFileName().toString());
         }
-        return new SqliteLibrary(home, variant, wasKept);
+        return new SqliteLibrary(home, variant);
     }
 
     /** Loads the library, and keeps a copy in the home when there was none or the one there did not load. */
     public void load() {
-        if (wasKept) {
-            initialize();
-            return;
-        }
-        if (initialize() && System.getProperty(PATH) == null) { // else chosen by whoever runs the sidecar
+        // With the path set, what loaded is the home's copy (set by choose) or one chosen by whoever runs the sidecar.
+        if (initialize() && System.getProperty(PATH) == null) {
             keep();
         }
     }
