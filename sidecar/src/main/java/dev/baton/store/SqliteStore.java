@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.sqlite.SQLiteConnection;
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=NORMAL, written through a single
@@ -79,7 +80,22 @@ public final class SqliteStore implements Store {
                 // pages it ran every couple of hundred commits and rewrote the same few hot pages each time.
                 // Commits stay as durable (they are in the WAL); the WAL file grows to about 4 MB between checkpoints.
                 pragma.execute("PRAGMA wal_autocheckpoint = " + WAL_AUTOCHECKPOINT_PAGES);
+                // The sidecar is the database's only user while it runs (one sidecar per home, held by sidecar.lock):
+                // the first transaction takes SQLite's lock for as long as the connection is open, so no commit takes
+                // and drops the file locks again (six fcntl calls a commit), and no other program can change the
+                // rows under a running sidecar. The WAL index must stay in baton.db-shm, where the start check reads
+                // it after a kill: SQLite keeps it in the heap instead when the connection is exclusive at its first
+                // access to the WAL, so a read opens the WAL first (a new database, or one whose page size was just
+                // changed, has not opened it yet).
+                pragma(pragma, "PRAGMA user_version");
+                pragma.execute("PRAGMA locking_mode = EXCLUSIVE");
             }
+            // The driver, in auto-commit mode, follows every statement with a BEGIN of its own to learn whether a
+            // transaction is open, and a COMMIT when none was: a tenth of a commit's time. Transactions here are
+            // begun and ended by hand (above), so the driver is told it is not in auto-commit mode, without its own
+            // BEGIN (which setAutoCommit(false) would run). Statements outside a transaction of ours are SQLite's
+            // own implicit transactions, ended by SQLite when the statement ends, as before.
+            connection.unwrap(SQLiteConnection.class).getConnectionConfig().setAutoCommit(false);
             StateRecord.started(connection);
             upsertSession = connection.prepareStatement("""
                     INSERT OR REPLACE INTO sessions (id, agent, pid, pid_start_ms, host, cwd, repo_root, started_ms,
