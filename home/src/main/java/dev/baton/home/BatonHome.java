@@ -130,18 +130,42 @@ public final class BatonHome {
         UserPrincipal me = dir.getFileSystem().getUserPrincipalLookupService()
                 .lookupPrincipalByName(System.getProperty("user.name"));
         if (!owner.equals(me)) {
-            throw new IOException(dir + " belongs to " + owner.getName() + ", not to " + me.getName() + "; Baton keeps its"
-                    + " token and database there, so it must be yours: use another BATON_HOME, or `chown " + me.getName()
-                    + " " + dir + "` if it should be yours");
+            throw new NotPrivateException(dir + " belongs to " + owner.getName() + ", not to " + me.getName() + "; Baton keeps"
+                    + " its token and database there, so it must be yours", "use another BATON_HOME, or `chown "
+                    + me.getName() + " " + dir + "` if it should be yours", ": ");
         }
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
         if (!OWNER_ONLY_DIR.containsAll(permissions)) {
             boolean writable = permissions.contains(PosixFilePermission.GROUP_WRITE)
                     || permissions.contains(PosixFilePermission.OTHERS_WRITE);
-            throw new IOException(dir + " is " + (writable ? "writable by" : "open to") + " other users ("
+            throw new NotPrivateException(dir + " is " + (writable ? "writable by" : "open to") + " other users ("
                     + PosixFilePermissions.toString(permissions) + "):"
                     + (writable ? " they could have swapped the token or the database" : " Baton's files must be the"
-                    + " user's alone") + "; check what is in it, run `chmod 700 " + dir + "` and start again");
+                    + " user's alone"), "check what is in it, run `chmod 700 " + dir + "` and start again", "; ");
+        }
+    }
+
+    /**
+     * A home Baton must not use ({@link #requirePrivate()}): its message is the problem and the fix in one sentence, as
+     * a start prints it; {@link #problem()} and {@link #fix()} are the two apart, as {@code baton doctor} shows them.
+     */
+    public static final class NotPrivateException extends IOException {
+
+        private final String problem;
+        private final String fix;
+
+        NotPrivateException(String problem, String fix, String joint) {
+            super(problem + joint + fix);
+            this.problem = problem;
+            this.fix = fix;
+        }
+
+        public String problem() {
+            return problem;
+        }
+
+        public String fix() {
+            return fix;
         }
     }
 

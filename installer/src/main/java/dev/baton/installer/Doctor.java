@@ -101,10 +101,10 @@ public final class Doctor {
             String shown = PosixFilePermissions.toString(Files.getPosixFilePermissions(home));
             layout.sidecarHome().requirePrivate();
             return Check.ok("BATON_HOME", home + " (" + shown + ")");
+        } catch (BatonHome.NotPrivateException e) {
+            return Check.problem("BATON_HOME", e.problem(), e.fix());
         } catch (IOException e) {
-            boolean notOurs = String.valueOf(e.getMessage()).contains(" belongs to ");
-            return Check.problem("BATON_HOME", e.getMessage(), notOurs
-                    ? "use a BATON_HOME of your own, or `chown` " + home + " to you" : "chmod 700 " + home);
+            return Check.problem("BATON_HOME", home + " cannot be checked: " + e.getMessage(), "check that it is a directory of yours");
         }
     }
 

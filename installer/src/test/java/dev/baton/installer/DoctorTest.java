@@ -3,6 +3,7 @@ package dev.baton.installer;
 import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
@@ -13,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
@@ -116,7 +118,23 @@ class DoctorTest extends MachineFixture {
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("BATON_HOME")).singleElement()
                 .satisfies(check -> {
                     assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
-                    assertThat(check.fix()).isEqualTo("chmod 700 " + machine.layout().batonHome());
+                    assertThat(check.detail()).contains("writable by other users").doesNotContain("chmod");
+                    assertThat(check.fix()).contains("chmod 700 " + machine.layout().batonHome());
+                });
+    }
+
+    @Test
+    void aBatonHomeOfAnotherUserIsAProblemWhoseFixIsChownNotChmod() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "giving a directory to another user needs root");
+        machine.install(Scope.USER);
+        Path home = machine.layout().batonHome();
+        Files.setOwner(home, home.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("BATON_HOME")).singleElement()
+                .satisfies(check -> {
+                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.detail()).contains("belongs to nobody").doesNotContain("chown");
+                    assertThat(check.fix()).contains("chown root " + home).doesNotContain("chmod");
                 });
     }
 
