@@ -40,6 +40,47 @@ class CopilotCliIT {
         }
     }
 
+    /**
+     * Copilot's agentStop is the turn's end: the file the turn changed and changed back is released then, as clean;
+     * the new file stays held until sessionEnd. Both come within a second in {@code -p} mode, so the audit trail
+     * tells which event released which file.
+     */
+    @Test
+    void agentStopFreesTheFileTheTurnLeftCleanAndSessionEndTheNewOne() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("src/Clean.txt", "unchanged\n");
+            machine.commitAll();
+            machine.install("--copilot");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("create", Map.of("path", path(machine, "src/New.txt"), "file_text", "new\n")),
+                    Step.call("edit", Map.of("path", path(machine, "src/Clean.txt"), "old_str", "unchanged", "new_str", "changed")),
+                    Step.call("edit", Map.of("path", path(machine, "src/Clean.txt"), "old_str", "changed", "new_str", "unchanged")),
+                    Step.say("New.txt is new; Clean.txt is as it was.")));
+                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create New.txt and touch Clean.txt.")) {
+                assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();
+
+                assertThat(machine.read("src/New.txt")).as(model.everythingSent()).isEqualTo("new\n");
+                assertThat(machine.read("src/Clean.txt")).isEqualTo("unchanged\n");
+                await("sessionEnd to free every file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).isEmpty());
+                assertThat(releases(machine, "src/Clean.txt")).containsExactly("auto-clean");
+                assertThat(releases(machine, "src/New.txt")).containsExactly("session-ended");
+            }
+        }
+    }
+
+    /** The reasons of a file's releases, oldest first, from {@code baton history --json}. */
+    private static List<String> releases(Machine machine, String file) {
+        List<String> reasons = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode entry : Machine.parse(machine.baton("history", "--json",
+                machine.repo.resolve(file).toString())).path("entries")) {
+            if (entry.path("action").asText().equals("release")) {
+                reasons.add(0, entry.path("reason").asText());
+            }
+        }
+        return reasons;
+    }
+
     @Test
     void applyPatchIsCheckedAndAFileAnotherLiveSessionHoldsIsDeniedWithTheReason() {
         try (Machine machine = new Machine(root)) {

@@ -160,7 +160,7 @@ final class Machine implements AutoCloseable {
         }
     }
 
-    private static JsonNode parse(String text) {
+    static JsonNode parse(String text) {
         try {
             return FakeModel.JSON.readTree(text);
         } catch (IOException e) {
