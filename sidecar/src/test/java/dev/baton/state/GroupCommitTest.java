@@ -33,8 +33,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Concurrent writers and the group commit: shared commits, no early replies (not even for a call that changed
- * nothing but saw a change in flight), and a failure that undoes them all.
+ * Concurrent writers and the group commit: shared commits, a committer that also writes what queued meanwhile (four
+ * commits in a row at most), no early replies (not even for a call that changed nothing but saw a change in flight),
+ * and a failure that undoes them all.
  */
 class GroupCommitTest {
 
@@ -67,6 +68,52 @@ class GroupCommitTest {
             assertThat(early).as("writers answered before their lock was durable").isEmpty();
             assertThat(store.lockCommits).as("locks per commit: the held one, then all that queued behind it")
                     .containsExactly(1, WAITING);
+        }
+    }
+
+    @Test
+    void theCommitterAlsoWritesWhatQueuedDuringItsCommitRatherThanWakingAParkedWriterForIt() throws Exception {
+        HeldStore store = new HeldStore(new SqliteStore(dir.resolve("baton.db")));
+        try (Baton baton = open(store)) {
+            Future<?> first = holdFirstCommit(baton, store, new CopyOnWriteArrayList<>());
+            List<Future<?>> queued = queueBehindIt(baton, new CopyOnWriteArrayList<>());
+            store.release.countDown();
+            for (Future<?> writer : queued) {
+                writer.get(30, TimeUnit.SECONDS);
+            }
+            first.get(30, TimeUnit.SECONDS);
+
+            assertThat(store.lockCommits).containsExactly(1, WAITING);
+            assertThat(store.committers).as("the threads that wrote the held commit and the next").hasSize(2)
+                    .allMatch(thread -> thread == store.committers.get(0));
+        }
+    }
+
+    @Test
+    void aCommitterStopsAfterFourCommitsInARowAndAnswersItsCallerWhileWritersKeepComing() throws Exception {
+        HeldStore store = new HeldStore(new SqliteStore(dir.resolve("baton.db")));
+        try (Baton baton = open(store)) {
+            Future<?> first = holdFirstCommit(baton, store, new CopyOnWriteArrayList<>());
+            // Every commit returns only once one more writer has queued behind it: the queue is never empty.
+            List<Future<?>> fed = new CopyOnWriteArrayList<>();
+            store.afterEachCommit = () -> {
+                if (fed.size() < 6) {
+                    long before = baton.ledger().version();
+                    String file = "/fed/" + fed.size();
+                    fed.add(writers.submit(() -> baton.locks().acquire(AcquireRequest.explicit("s1", List.of(file), Duration.ZERO))));
+                    await().atMost(Duration.ofSeconds(30)).until(() -> baton.ledger().version() > before);
+                }
+            };
+            store.release.countDown();
+            first.get(30, TimeUnit.SECONDS);
+            for (Future<?> writer : fed) {
+                writer.get(30, TimeUnit.SECONDS);
+            }
+
+            assertThat(store.lockCommits).as("locks per commit").containsExactly(1, 1, 1, 1, 1, 1, 1);
+            Thread committer = store.committers.get(0);
+            assertThat(store.committers.subList(0, 4)).as("the first four commits").allMatch(thread -> thread == committer);
+            assertThat(store.committers.get(4)).as("the fifth commit's thread").isNotSameAs(committer);
         }
     }
 
@@ -186,6 +233,10 @@ class GroupCommitTest {
         final Set<String> durableLocks = ConcurrentHashMap.newKeySet();
         /** Locks in each commit that took any, after the held one began. */
         final List<Integer> lockCommits = new CopyOnWriteArrayList<>();
+        /** The thread that wrote each of those commits. */
+        final List<Thread> committers = new CopyOnWriteArrayList<>();
+        /** Run at the end of every commit, still inside it (the committer's thread, no monitor held). */
+        volatile Runnable afterEachCommit = () -> { };
         volatile boolean holdNext;
         volatile boolean failHeld;
         private volatile boolean counting;
@@ -215,7 +266,9 @@ class GroupCommitTest {
             durableLocks.addAll(locks);
             if (counting && !locks.isEmpty()) {
                 lockCommits.add(locks.size());
+                committers.add(Thread.currentThread());
             }
+            afterEachCommit.run();
         }
     }
 }
