@@ -60,13 +60,7 @@ class ExclusiveStoreTest {
     void theWalIndexOnDiskCountsEveryCommitOfADatabaseWhosePagesWereJustMadeSmaller() throws Exception {
         Path file = dir.resolve("baton.db");
         new SqliteStore(file).close();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement statement = connection.createStatement()) {
-            statement.execute("PRAGMA journal_mode = DELETE");
-            statement.execute("PRAGMA page_size = 4096");
-            statement.execute("VACUUM");
-            statement.execute("PRAGMA journal_mode = WAL");
-        }
+        PageSizeStoreTest.giveOldPages(file);
         assertIndexCountsCommits(file);
     }
 

@@ -36,14 +36,7 @@ class PageSizeStoreTest {
             store.commit(List.of(new Change.LockSaved(new FileLock("/repo/a.txt", "s1", at, null, false), true),
                     new Change.Audited(AuditEntry.of(at, "acquire", "s1", "/repo/a.txt", null, null))));
         }
-        // As versions before this one left it: SQLite's default 4 KiB pages.
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement statement = connection.createStatement()) {
-            statement.execute("PRAGMA journal_mode = DELETE");
-            statement.execute("PRAGMA page_size = 4096");
-            statement.execute("VACUUM");
-            statement.execute("PRAGMA journal_mode = WAL");
-        }
+        giveOldPages(file);
         assertThat(pragma(file, "page_size")).isEqualTo("4096");
 
         try (SqliteStore store = new SqliteStore(file)) {
@@ -53,6 +46,17 @@ class PageSizeStoreTest {
         }
         assertThat(pragma(file, "page_size")).isEqualTo(String.valueOf(SqliteStore.PAGE_SIZE));
         assertThat(pragma(file, "journal_mode")).isEqualTo("wal");
+    }
+
+    /** Rewrites a closed database with SQLite's default 4 KiB pages, as versions before the small pages left it. */
+    static void giveOldPages(Path file) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode = DELETE");
+            statement.execute("PRAGMA page_size = 4096");
+            statement.execute("VACUUM");
+            statement.execute("PRAGMA journal_mode = WAL");
+        }
     }
 
     private static String pragma(Path file, String name) throws Exception {
