@@ -25,6 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
 
 /**
@@ -35,6 +37,8 @@ import org.sqlite.SQLiteConnection;
  */
 public final class SqliteStore implements Store {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
+    private static final int BUSY_TIMEOUT_MS = 5000;
     static final int WAL_AUTOCHECKPOINT_PAGES = 4000;
     /**
      * A commit writes every page it touched, whole, to the log: an acquire or a release changes a few dozen bytes on
@@ -65,7 +69,7 @@ public final class SqliteStore implements Store {
             Properties properties = new Properties();
             properties.setProperty("journal_mode", "WAL");
             properties.setProperty("synchronous", "NORMAL");
-            properties.setProperty("busy_timeout", "5000");
+            properties.setProperty("busy_timeout", String.valueOf(BUSY_TIMEOUT_MS));
             properties.setProperty("foreign_keys", "false");
             // No statement reads generated keys; the driver would otherwise query them after every insert.
             properties.setProperty("jdbc.get_generated_keys", "false");
@@ -80,15 +84,7 @@ public final class SqliteStore implements Store {
                 // pages it ran every couple of hundred commits and rewrote the same few hot pages each time.
                 // Commits stay as durable (they are in the WAL); the WAL file grows to about 4 MB between checkpoints.
                 pragma.execute("PRAGMA wal_autocheckpoint = " + WAL_AUTOCHECKPOINT_PAGES);
-                // The sidecar is the database's only user while it runs (one sidecar per home, held by sidecar.lock):
-                // the first transaction takes SQLite's lock for as long as the connection is open, so no commit takes
-                // and drops the file locks again (six fcntl calls a commit), and no other program can change the
-                // rows under a running sidecar. The WAL index must stay in baton.db-shm, where the start check reads
-                // it after a kill: SQLite keeps it in the heap instead when the connection is exclusive at its first
-                // access to the WAL, so a read opens the WAL first (a new database, or one whose page size was just
-                // changed, has not opened it yet).
-                pragma(pragma, "PRAGMA user_version");
-                pragma.execute("PRAGMA locking_mode = EXCLUSIVE");
+                takeExclusiveLock(pragma);
             }
             // The driver, in auto-commit mode, follows every statement with a BEGIN of its own to learn whether a
             // transaction is open, and a COMMIT when none was: a tenth of a commit's time. Transactions here are
@@ -144,6 +140,40 @@ public final class SqliteStore implements Store {
                     throw new SQLException("the database could not be put back in WAL mode after changing its page size");
                 }
             }
+        }
+    }
+
+    /**
+     * Makes the sidecar the database's only user while it runs (one sidecar per home, held by sidecar.lock): SQLite's
+     * lock is taken now and kept for as long as the connection is open, so no commit takes and drops the file locks
+     * again (six fcntl calls a commit), and no other program can change the rows under a running sidecar.
+     *
+     * <p>The WAL index must stay in baton.db-shm, where the start check reads it after a kill: SQLite keeps it in the
+     * heap instead when the connection is exclusive at its first access to the WAL, so a read opens the WAL first (a
+     * new database, or one whose page size was just changed, has not opened it yet).
+     *
+     * <p>A program that has the database open already (an idle {@code sqlite3} shell keeps a shared lock on it) makes
+     * the lock unavailable. The sidecar then shares the file as SQLite's connections normally do, rather than refusing
+     * to start and so every edit.
+     */
+    private void takeExclusiveLock(java.sql.Statement pragma) throws SQLException {
+        pragma(pragma, "PRAGMA user_version");
+        pragma.execute("PRAGMA locking_mode = EXCLUSIVE");
+        pragma.execute("PRAGMA busy_timeout = 0");
+        try {
+            pragma.execute("BEGIN EXCLUSIVE");
+            pragma.execute("COMMIT");
+        } catch (SQLException busy) {
+            try {
+                pragma.execute("ROLLBACK");
+            } catch (SQLException notBegun) {
+                // BEGIN itself was refused: there is nothing to roll back.
+            }
+            pragma(pragma, "PRAGMA locking_mode = NORMAL");
+            LOG.warn("another program has {} open ({}); the sidecar shares the database with it, and takes SQLite's"
+                    + " locks at every commit, until its next start", file, busy.getMessage());
+        } finally {
+            pragma.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
         }
     }
 

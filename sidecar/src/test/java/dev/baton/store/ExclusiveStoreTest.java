@@ -52,6 +52,27 @@ class ExclusiveStoreTest {
     }
 
     @Test
+    void aDatabaseAnotherProgramHasOpenAtTheStartIsSharedWithItRatherThanRefused() throws Exception {
+        Path file = dir.resolve("baton.db");
+        new SqliteStore(file).close();
+        // As an idle sqlite3 shell holds it after one query: open, with the WAL's shared lock.
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = other.createStatement()) {
+            try (ResultSet rs = statement.executeQuery("SELECT count(*) FROM locks")) {
+                assertThat(rs.getInt(1)).isZero();
+            }
+            try (SqliteStore store = new SqliteStore(file)) {
+                store.commit(List.of(lock("/repo/a.txt")));
+
+                assertThat(store.load().locks()).extracting(FileLock::file).containsExactly("/repo/a.txt");
+                try (ResultSet rs = statement.executeQuery("SELECT count(*) FROM locks")) {
+                    assertThat(rs.getInt(1)).isOne();
+                }
+            }
+        }
+    }
+
+    @Test
     void theWalIndexOnDiskCountsEveryCommitOfANewDatabase() throws Exception {
         assertIndexCountsCommits(dir.resolve("baton.db"));
     }
