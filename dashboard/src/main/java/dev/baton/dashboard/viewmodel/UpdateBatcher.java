@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,7 +15,9 @@ import java.util.function.Consumer;
 /**
  * Carries items from network threads to the FX thread in batches, starting each batch at least
  * {@code interval} after the previous one ended: a burst of thousands of events becomes a few UI
- * updates, while the first event after a quiet spell is shown at once.
+ * updates, while the first event after a quiet spell is shown at once. Once closed it takes and shows
+ * nothing more: a frame still arriving from the network, or a batch the FX thread runs after the window
+ * closed, is dropped.
  */
 public final class UpdateBatcher<T> implements AutoCloseable {
 
@@ -31,6 +34,7 @@ public final class UpdateBatcher<T> implements AutoCloseable {
         return thread;
     });
     private volatile long lastFlushNanos = System.nanoTime() - Long.MAX_VALUE / 4;
+    private volatile boolean closed;
 
     /** @param target where batches are applied, e.g. {@code Platform::runLater} */
     public UpdateBatcher(Duration interval, Executor target, Consumer<List<T>> apply) {
@@ -41,17 +45,30 @@ public final class UpdateBatcher<T> implements AutoCloseable {
 
     /** Thread-safe; never blocks. */
     public void offer(T item) {
+        if (closed) {
+            return;
+        }
         queue.add(item);
         if (scheduled.compareAndSet(false, true)) {
-            long wait = Math.max(0, lastFlushNanos + intervalNanos - System.nanoTime());
-            timer.schedule(() -> target.execute(this::flush), wait, TimeUnit.NANOSECONDS);
+            flushIn(Math.max(0, lastFlushNanos + intervalNanos - System.nanoTime()));
+        }
+    }
+
+    private void flushIn(long nanos) {
+        try {
+            timer.schedule(() -> target.execute(this::flush), nanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // close() ran between the check and here: nothing is shown any more.
         }
     }
 
     private void flush() {
+        if (closed) {
+            return;
+        }
         long early = lastFlushNanos + intervalNanos - System.nanoTime();
         if (early > 0) {
-            timer.schedule(() -> target.execute(this::flush), early, TimeUnit.NANOSECONDS);
+            flushIn(early);
             return;
         }
         // Cleared before draining: an item offered while we drain schedules the next batch.
@@ -73,6 +90,8 @@ public final class UpdateBatcher<T> implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         timer.shutdownNow();
+        queue.clear();
     }
 }

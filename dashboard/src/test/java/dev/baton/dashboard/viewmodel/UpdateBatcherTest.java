@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import javafx.application.Platform;
@@ -59,6 +60,40 @@ class UpdateBatcherTest {
         try (UpdateBatcher<Integer> batcher = new UpdateBatcher<>(Duration.ofSeconds(30), Platform::runLater, received::addAll)) {
             batcher.offer(1);
             await().atMost(Duration.ofSeconds(2)).until(() -> received.equals(List.of(1)));
+        }
+    }
+
+    /**
+     * A batch the FX thread runs after the window closed: here one handed over before the interval was over (its
+     * event came while the batch before it was applied), which used to reschedule itself on the stopped timer and
+     * throw on the FX thread.
+     */
+    @Test
+    void aBatchThatRunsAfterCloseAndEventsOfferedAfterItShowNothingAndThrowNothing() {
+        List<Runnable> onFx = Collections.synchronizedList(new ArrayList<>());
+        List<List<Integer>> shown = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<UpdateBatcher<Integer>> self = new AtomicReference<>();
+        UpdateBatcher<Integer> batcher = new UpdateBatcher<>(Duration.ofSeconds(30), onFx::add, batch -> {
+            shown.add(batch);
+            if (batch.equals(List.of(1))) {
+                self.get().offer(2); // the network's next frame, while this batch is being applied
+            }
+        });
+        self.set(batcher);
+        try {
+            batcher.offer(1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> onFx.size() == 1);
+            onFx.remove(0).run();
+            await().atMost(Duration.ofSeconds(5)).until(() -> onFx.size() == 1);
+            batcher.close();
+
+            onFx.remove(0).run();
+            batcher.offer(3);
+
+            assertThat(shown).containsExactly(List.of(1));
+            assertThat(onFx).isEmpty();
+        } finally {
+            batcher.close();
         }
     }
 }
