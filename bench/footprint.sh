@@ -34,10 +34,8 @@ trap cleanup EXIT
 
 # A repository standing in for the samples' /home/dev/shop.
 repo=$work/shop
-git init -q "$repo"
-mkdir -p "$repo/src/main/java/shop"
-echo 'class Cart {}' >"$repo/src/main/java/shop/Cart.java"
-git -C "$repo" add -A && git -C "$repo" -c user.email=bench@example.com -c user.name=bench commit -qm init
+source "$root/bench/sample-repo.sh"
+sample_repo "$repo"
 # Each call: the sample's name and its hook event.
 calls=(claude-sessionstart:SessionStart claude-pretooluse-edit:PreToolUse claude-posttooluse-write:PostToolUse
   claude-pretooluse-write:PreToolUse claude-stop:Stop)

@@ -22,9 +22,8 @@ cleanup() {
 }
 trap cleanup EXIT
 repo=$work/shop
-git init -q "$repo"
-mkdir -p "$repo/src/main/java/shop"
-echo 'class Cart {}' >"$repo/src/main/java/shop/Cart.java"
+source "$root/bench/sample-repo.sh"
+sample_repo "$repo"
 sed "s#/home/dev/shop#$repo#g" "$root/sidecar/src/test/resources/hook-samples/claude-pretooluse-edit.json" >"$work/edit.json"
 export BATON_HOME=$work/home BATON_HOOK_TIMEOUT=30
 mkdir -m 700 "$BATON_HOME"

@@ -47,10 +47,8 @@ trap cleanup EXIT
 
 # A repository standing in for the samples' /home/dev/shop, and the two sessions' payloads.
 repo=$work/shop
-git init -q "$repo"
-mkdir -p "$repo/src/main/java/shop"
-echo 'class Cart {}' >"$repo/src/main/java/shop/Cart.java"
-git -C "$repo" add -A && git -C "$repo" -c user.email=bench@example.com -c user.name=bench commit -qm init
+source "$root/bench/sample-repo.sh"
+sample_repo "$repo"
 session_a=3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01
 session_b=7d0e1f2a-0000-4b1c-9d8e-aaaaaaaaaaaa
 sed "s#/home/dev/shop#$repo#g" "$samples/claude-pretooluse-edit.json" >"$work/edit-a.json"
