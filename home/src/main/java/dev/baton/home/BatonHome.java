@@ -99,10 +99,15 @@ public final class BatonHome {
 
     /**
      * Where the sidecar unpacks the native part of a library before loading it (JNA's {@code jna.tmpdir}): inside
-     * the private home, so no other user can put a library of their own in its place. Emptied again once loaded.
+     * the private home, so no other user can put a library of their own in its place; created owner-only (0700) if
+     * missing. Emptied again once loaded.
      */
-    public Path nativeLibraries() {
-        return dir.resolve("native");
+    public Path nativeLibraries() throws IOException {
+        Path natives = dir.resolve("native");
+        if (!Files.isDirectory(natives)) {
+            Files.createDirectory(natives, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+        }
+        return natives;
     }
 
     /**

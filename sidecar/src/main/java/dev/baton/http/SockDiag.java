@@ -14,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * for by its exact addresses and ports: the kernel looks it up in its connection hash, where reading
  * {@code /proc/net/tcp} makes it print every bucket of that hash. Java 17 cannot open an {@code AF_NETLINK}
  * socket, so the four C calls go through JNA (a well-kept library that loads its one native part itself) rather
- * than JNI code of our own to build for each platform. JNA is loaded on the first question, not at start-up.
+ * than JNI code of our own to build for each platform. JNA is loaded by {@link #ready()}, which a started sidecar
+ * calls once it serves, or else by the first question.
  */
 final class SockDiag {
 
@@ -43,7 +43,6 @@ final class SockDiag {
     private static final int NETLINK_SOCK_DIAG = 4;
     private static final int IPPROTO_TCP = 6;
     private static final int SOCK_DIAG_BY_FAMILY = 20;
-    private static final int NLMSG_ERROR = 2;
     private static final int NLM_F_REQUEST = 1;
     private static final int MSG_DONTWAIT = 0x40;
     private static final int HEADER = 16; // struct nlmsghdr
@@ -183,12 +182,7 @@ final class SockDiag {
             if (Files.isDirectory(home.dir())) {
                 try {
                     home.requirePrivate();
-                    Path dir = home.nativeLibraries();
-                    if (!Files.isDirectory(dir)) {
-                        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(
-                                PosixFilePermissions.fromString("rwx------")));
-                    }
-                    return dir;
+                    return home.nativeLibraries();
                 } catch (IOException notPrivate) {
                     // fall through: a directory of the sidecar's own
                 }

@@ -169,7 +169,7 @@ public final class SqliteStore implements Store {
             } catch (SQLException notBegun) {
                 // BEGIN itself was refused: there is nothing to roll back.
             }
-            pragma(pragma, "PRAGMA locking_mode = NORMAL");
+            pragma.execute("PRAGMA locking_mode = NORMAL");
             LOG.warn("another program has {} open ({}); the sidecar shares the database with it, and takes SQLite's"
                     + " locks at every commit, until its next start", file, busy.getMessage());
         } finally {
