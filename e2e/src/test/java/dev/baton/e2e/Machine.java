@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +15,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A new user's machine: a fresh HOME, a git repository to work in, and Baton installed from this checkout with
@@ -25,6 +29,17 @@ final class Machine implements AutoCloseable {
     static final String HOOK_BUDGET = "9";
     /** Seconds a hook may wait for the sidecar it starts, also under the agents' 30 s. */
     static final String START_BUDGET = "20";
+
+    /** The ports machines take their sidecar's from: below the ephemeral range, above most services' own. */
+    private static final int FIXED_PORTS_FROM = 20000;
+    private static final int FIXED_PORTS_TO = 32000;
+
+    /**
+     * Where the search for the next machine's port goes on: each machine of this run gets a port of its own, and
+     * two runs on one host most likely start apart.
+     */
+    private static final AtomicInteger NEXT_PORT =
+            new AtomicInteger(FIXED_PORTS_FROM + ThreadLocalRandom.current().nextInt(FIXED_PORTS_TO - FIXED_PORTS_FROM));
 
     final Path home;
     final Path repo;
@@ -133,6 +148,11 @@ final class Machine implements AutoCloseable {
         }
     }
 
+    /** {@code text} followed by the sidecar's log: what a failed scenario's message shows. */
+    String withSidecarLog(String text) {
+        return text + "\n--- the sidecar's log:\n" + sidecarLog();
+    }
+
     String run(Path dir, List<String> command) {
         return run(dir, command, "");
     }
@@ -168,10 +188,22 @@ final class Machine implements AutoCloseable {
         }
     }
 
+    /**
+     * A port free now, below the kernel's ephemeral range (32768–60999 on Linux). The sidecar binds it only when a
+     * hook starts one, seconds later; a port of the ephemeral range may meanwhile be given to any program binding
+     * port 0 (another scenario's fake model, an agent's own listener), and this machine's sidecar could not start.
+     * Nothing is given a port below that range unless it asks for that very port.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        for (int tries = 0; tries < FIXED_PORTS_TO - FIXED_PORTS_FROM; tries++) {
+            int port = NEXT_PORT.getAndUpdate(p -> p + 1 < FIXED_PORTS_TO ? p + 1 : FIXED_PORTS_FROM);
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (BindException inUse) {
+                // taken: the next one
+            }
         }
+        throw new IOException("no free port in " + FIXED_PORTS_FROM + "–" + FIXED_PORTS_TO);
     }
 
     /** Stops the sidecar the hooks started (by the pid it recorded), and waits until it is gone. */
