@@ -33,13 +33,33 @@ class ClaudeCodeIT {
                  Claude claude = new Claude(machine, model)) {
                 claude.prompt("Write the two files.");
 
-                assertThat(machine.read("src/New.txt")).as(model.everythingSent()).isEqualTo("new\n");
+                assertThat(machine.read("src/New.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("new\n");
                 await("Stop to free the clean file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).containsExactly("src/New.txt"));
 
                 claude.end();
                 await("SessionEnd to free every file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).isEmpty());
+            }
+        }
+    }
+
+    /**
+     * No sidecar runs when the first session starts: its SessionStart hook starts one while Claude Code connects to
+     * Baton's MCP server, and a connection refused then would leave the session without Baton's tools.
+     */
+    @Test
+    void theFirstSessionAfterInstallHasBatonsToolsThoughNoSidecarRanWhenItStarted() {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--claude");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("mcp__baton__lock_status", Map.of("files", List.of(path(machine, "Free.txt")))),
+                    Step.say("Checked.")));
+                 Claude claude = new Claude(machine, model)) {
+                claude.prompt("Is Free.txt locked?");
+
+                assertThat(lastToolResult(model)).as(() -> story(machine, claude)).contains("Free.txt")
+                        .doesNotContain("No such tool").doesNotContain("permission");
             }
         }
     }
@@ -60,7 +80,7 @@ class ClaudeCodeIT {
                 holder.prompt("Write Shared.txt.");
                 other.prompt("Write Shared.txt too.");
 
-                assertThat(machine.read("Shared.txt")).isEqualTo("first\n");
+                assertThat(machine.read("Shared.txt")).as(() -> story(machine, holder, other)).isEqualTo("first\n");
                 String holderSession = sessionId(holder);
                 assertThat(otherModel.everythingSent())
                         .contains("Shared.txt is held by")
@@ -87,7 +107,7 @@ class ClaudeCodeIT {
                 // mode's refusals), so the lock stays in flight until the turn's Stop; the session lives on.
                 claude.prompt("Write Refused.txt.");
 
-                assertThat(machine.read("Refused.txt")).as(model.everythingSent()).isNull();
+                assertThat(machine.read("Refused.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isNull();
                 assertThat(model.everythingSent()).doesNotContain("Baton could not check");
                 await("Stop to free the refused edit's file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).isEmpty());
@@ -161,7 +181,7 @@ class ClaudeCodeIT {
 
                 other.prompt("Change src/A.txt through the shell, then discard every change.");
 
-                assertThat(machine.read("src/A.txt")).as(otherModel.everythingSent()).isEqualTo("held work\n");
+                assertThat(machine.read("src/A.txt")).as(() -> machine.withSidecarLog(otherModel.everythingSent())).isEqualTo("held work\n");
                 String sent = otherModel.everythingSent();
                 assertThat(sent).contains("Baton blocked this command").contains("sed -i")
                         .contains("git checkout .").contains("would throw away uncommitted changes")
@@ -169,6 +189,16 @@ class ClaudeCodeIT {
                 assertThat(machine.locks()).containsExactly("src/A.txt");
             }
         }
+    }
+
+    /** What each session printed and was told by its tools, and the sidecar's log: why a scenario went astray. */
+    static String story(Machine machine, Claude... sessions) {
+        StringBuilder story = new StringBuilder();
+        for (Claude session : sessions) {
+            story.append("\n--- a session printed:\n").append(session.process.output())
+                    .append("\n--- and its last tool result was: ").append(lastToolResult(session.model));
+        }
+        return machine.withSidecarLog(story.toString());
     }
 
     /** The last tool result Claude Code sent the model, as text. */

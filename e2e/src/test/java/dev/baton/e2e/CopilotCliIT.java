@@ -3,6 +3,9 @@ package dev.baton.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +32,7 @@ class CopilotCliIT {
                     Step.say("Created.")));
                  Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create Created.txt.")) {
                 pause.awaitReached();
-                assertThat(machine.read("Created.txt")).as(model.everythingSent()).isEqualTo("created\n");
+                assertThat(machine.read("Created.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("created\n");
                 assertThat(machine.locks()).containsExactly("Created.txt");
                 pause.resume();
 
@@ -59,7 +62,7 @@ class CopilotCliIT {
                  Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create New.txt and touch Clean.txt.")) {
                 assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();
 
-                assertThat(machine.read("src/New.txt")).as(model.everythingSent()).isEqualTo("new\n");
+                assertThat(machine.read("src/New.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("new\n");
                 assertThat(machine.read("src/Clean.txt")).isEqualTo("unchanged\n");
                 await("sessionEnd to free every file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).isEmpty());
@@ -99,7 +102,7 @@ class CopilotCliIT {
                      Copilot copilot = new Copilot(machine, model, "gpt-5.4", "Patch the two files.")) {
                     copilot.awaitExit();
 
-                    assertThat(machine.read("Patched.txt")).as(model.everythingSent()).isEqualTo("patched\n");
+                    assertThat(machine.read("Patched.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("patched\n");
                     assertThat(machine.read("Held.txt")).isEqualTo("claude's\n");
                     assertThat(model.everythingSent())
                             .contains("Held.txt is held by")
@@ -128,6 +131,41 @@ class CopilotCliIT {
                         assertThat(machine.locks()).isEmpty());
                 pause.resume();
                 copilot.awaitExit();
+            }
+        }
+    }
+
+    /**
+     * Another web server holds the sidecar's port, so the sidecar the hook starts exits at once: the edit is denied,
+     * and the model is told why and what to do, not only that a hook failed.
+     */
+    @Test
+    void anEditBatonCannotCheckIsDeniedAndTheModelLearnsWhyAndWhatToDo() throws Exception {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--copilot");
+            // It answers every request at once, as a web server would: Copilot's MCP client then gives up on Baton's
+            // MCP server quickly instead of waiting a minute for an answer.
+            HttpServer squatter = HttpServer.create(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), machine.batonPort), 0);
+            squatter.createContext("/", exchange -> {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+            });
+            squatter.start();
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("create", Map.of("path", path(machine, "Unchecked.txt"), "file_text", "never\n")),
+                    Step.say("Baton could not check it.")));
+                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create Unchecked.txt.",
+                         Map.of("BATON_HOOK_START_TIMEOUT", "3"))) {
+                copilot.awaitExit();
+
+                assertThat(machine.read("Unchecked.txt")).isNull();
+                assertThat(model.everythingSent())
+                        .contains("Baton could not check this edit: its sidecar did not start within")
+                        .contains("BATON_FAIL_OPEN=1");
+                assertThat(machine.sidecarLog()).contains("port " + machine.batonPort + " is in use");
+            } finally {
+                squatter.stop(0);
             }
         }
     }

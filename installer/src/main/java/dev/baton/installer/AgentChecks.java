@@ -191,7 +191,7 @@ final class AgentChecks {
                 if (entry.isEmpty()) {
                     continue;
                 }
-                ObjectNode expected = McpRegistration.entry(placement, endpoint, token, layout.tokenFile());
+                ObjectNode expected = McpRegistration.entry(placement, endpoint, token, layout.hookScript(), layout.tokenFile());
                 String where = placement.describe() + " in " + placement.file().path();
                 // Only what Baton wrote matters; other keys may have been tuned by the user.
                 for (Map.Entry<String, JsonNode> field : expected.properties()) {

@@ -53,7 +53,7 @@ public final class Installer {
         String token = registerMcp ? token(dryRun) : null;
         if (registerMcp) {
             for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
-                ObjectNode entry = McpRegistration.entry(placement, endpoint, token, layout.tokenFile());
+                ObjectNode entry = McpRegistration.entry(placement, endpoint, token, layout.hookScript(), layout.tokenFile());
                 json.plan(placement.file(), tree -> McpRegistration.add(tree, placement, entry));
             }
         }

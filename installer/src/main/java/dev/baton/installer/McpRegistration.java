@@ -65,8 +65,11 @@ final class McpRegistration {
         };
     }
 
-    /** The entry for a placement; {@code tokenFile} is where Claude Code's header helper reads the token. */
-    static ObjectNode entry(Placement placement, SidecarEndpoint endpoint, String token, Path tokenFile) {
+    /**
+     * The entry for a placement; {@code tokenFile} is where Claude Code's header helper reads the token, after it
+     * made sure with {@code hookScript} that a sidecar answers.
+     */
+    static ObjectNode entry(Placement placement, SidecarEndpoint endpoint, String token, Path hookScript, Path tokenFile) {
         ObjectNode entry = JsonText.MAPPER.createObjectNode();
         String authorization = "Bearer " + (placement.holdsSecret() ? token : TOKEN_REFERENCE);
         switch (placement.agent()) {
@@ -74,7 +77,7 @@ final class McpRegistration {
                 entry.put("type", "http");
                 entry.put("url", endpoint.mcpUrl());
                 if (placement.holdsSecret()) {
-                    entry.put("headersHelper", headersHelper(tokenFile));
+                    entry.put("headersHelper", headersHelper(hookScript, tokenFile));
                 } else {
                     entry.putObject("headers").put("Authorization", authorization);
                 }
@@ -94,10 +97,21 @@ final class McpRegistration {
         return entry;
     }
 
-    /** A shell command printing the headers as JSON, reading the token when Claude Code connects. */
-    static String headersHelper(Path tokenFile) {
-        return "printf '{\"Authorization\":\"Bearer %s\"}' \"$(cat " + HookCommand.shellWord(tokenFile.toString()) + ")\"";
+    /**
+     * A shell command printing the headers as JSON, reading the token when Claude Code connects. It first runs the
+     * hook's {@code Ready}, which starts a sidecar that is not running and waits for it: at a session's start Claude
+     * Code connects to its MCP servers while the SessionStart hook is still starting the sidecar, and a server that
+     * refuses the connection has no tools for the whole session. Claude Code gives the helper 10 s, so the wait is
+     * bounded at {@value #READY_SECONDS} s; its output goes nowhere, the headers alone are printed.
+     */
+    static String headersHelper(Path hookScript, Path tokenFile) {
+        return "BATON_HOOK_TIMEOUT=" + READY_SECONDS + " BATON_HOOK_START_TIMEOUT=" + READY_SECONDS + " "
+                + HookCommand.line(hookScript, "claude", "Ready") + " </dev/null >/dev/null 2>&1; "
+                + "printf '{\"Authorization\":\"Bearer %s\"}' \"$(cat " + HookCommand.shellWord(tokenFile.toString()) + ")\"";
     }
+
+    /** How long Claude Code's headers helper waits for a sidecar to start: under the 10 s Claude Code allows it. */
+    static final int READY_SECONDS = 8;
 
     /** Sets the entry, keeping its position when one is already there; returns what changed. */
     static List<String> add(ObjectNode root, Placement placement, ObjectNode entry) {

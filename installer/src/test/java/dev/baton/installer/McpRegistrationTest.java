@@ -47,6 +47,30 @@ class McpRegistrationTest extends MachineFixture {
         assertThat(mode(machine.home.resolve(".claude.json"))).isEqualTo("rw-------");
     }
 
+    /**
+     * Claude Code connects to its MCP servers while the SessionStart hook is still starting the sidecar; the helper
+     * first runs the hook's Ready, bounded under Claude Code's 10 s, so the sidecar answers before the connection.
+     * Whatever the hook prints, Claude Code reads the headers alone.
+     */
+    @Test
+    void theHeaderHelperWaitsForTheSidecarThroughTheHookBeforePrintingTheHeaders() throws Exception {
+        writeToken(batonHome, TOKEN + "\n");
+        machine.install(Scope.USER, Agent.CLAUDE);
+        Path calls = machine.root.resolve("hook-calls");
+        Files.writeString(machine.layout().hookScript(), """
+                #!/bin/sh
+                printf '%%s %%s budgets %%s %%s stdin [%%s]\\n' "$1" "$2" "$BATON_HOOK_TIMEOUT" "$BATON_HOOK_START_TIMEOUT" \
+                    "$(cat)" >>%s
+                echo "what the hook prints"; echo "and on stderr" >&2
+                exit 2
+                """.formatted(calls));
+
+        String helper = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/headersHelper").asText();
+
+        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + TOKEN + "\"}");
+        assertThat(read(calls)).isEqualTo("claude Ready budgets 8 8 stdin []\n");
+    }
+
     @Test
     void existingClaudeJsonKeepsItsServersProjectsAndNumbers() throws Exception {
         String original = resource("claude-json.json");

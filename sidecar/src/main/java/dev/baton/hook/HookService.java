@@ -44,6 +44,13 @@ final class HookService {
     private final CleanFileRelease turnEnd;
     private final ShellHook shell;
 
+    /**
+     * Not an agent's event: {@code baton-hook AGENT Ready}, with no payload, returns once a sidecar answers (starting
+     * one if none runs). Claude Code's MCP headers helper runs it, so Baton's MCP server is up before Claude Code
+     * connects to it at a session's start; the answer is nothing.
+     */
+    static final String READY = "Ready";
+
     HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.baton = baton;
         this.scope = scope;
@@ -66,6 +73,9 @@ final class HookService {
         if (request.agent() == null || !Dialect.AGENTS.contains(request.agent())) {
             throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
                     + ", was '" + request.agent() + "'");
+        }
+        if (READY.equalsIgnoreCase(request.event())) {
+            return HookOutput.NOTHING;
         }
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.http.HttpResponse;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
@@ -63,10 +64,7 @@ class SidecarAvailabilityHookTest {
 
     @Test
     void aSidecarThatIsDownIsStartedAndTheEditGoesThrough() throws Exception {
-        Path wrapper = dir.resolve("baton");
-        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
-        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        Path wrapper = startingWrapper();
 
         // A cold JVM on a busy build machine may need more than the default budget to start serving.
         ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
@@ -78,6 +76,39 @@ class SidecarAvailabilityHookTest {
         ScriptRun denied = harness.run("claude", "PreToolUse",
                 harness.sample("claude-pretooluse-edit.json").replace(CLAUDE_SESSION, "someone-else"));
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
+    }
+
+    /** What Claude Code's MCP headers helper runs before it connects: the sidecar is serving once it returns. */
+    @Test
+    void readyStartsASidecarThatIsDownAndReturnsOnceItServes() throws Exception {
+        ScriptRun run = harness.run("claude", HookService.READY, "",
+                env("BATON_BIN", startingWrapper().toString(), "BATON_HOOK_TIMEOUT", "30"));
+
+        assertThat(run.silent()).as("stdout=%s stderr=%s log=%s", run.stdout(), run.stderr(), log()).isTrue();
+        HttpResponse<String> answer = harness.post("agent=claude&event=" + HookService.READY, new byte[0]);
+        assertThat(answer.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aRunningSidecarAnswersReadyAtOnceWithNothingAndWantsNoPayload() throws Exception {
+        try (HookHarness running = HookHarness.start(dir.resolve("running"))) {
+            HttpResponse<String> answer = running.post("agent=claude&event=" + HookService.READY, new byte[0]);
+
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(answer.headers().firstValue(HookRoutes.EXIT_HEADER)).contains("0");
+            assertThat(answer.body()).isEmpty();
+            assertThat(running.run("claude", HookService.READY, "", env("BATON_HOOK_TIMEOUT", LONG_BUDGET)).silent())
+                    .isTrue();
+        }
+    }
+
+    /** A baton command that starts this build's sidecar on any free port, as the installed launcher would. */
+    private Path startingWrapper() throws IOException {
+        Path wrapper = dir.resolve("baton");
+        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        return wrapper;
     }
 
     @Test
@@ -103,11 +134,12 @@ class SidecarAvailabilityHookTest {
     }
 
     @Test
-    void whenTheSidecarCannotStartACopilotEditIsDeniedWithJsonAndANonZeroExit() throws Exception {
+    void whenTheSidecarCannotStartACopilotEditIsDeniedWithJsonAndExitTwo() throws Exception {
         ScriptRun run = harness.run("copilot", "preToolUse", harness.sample("copilot-pretooluse-edit.json"),
                 env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "1"));
 
-        assertThat(run.exit()).isEqualTo(1);
+        // Copilot CLI shows the model the JSON's reason after exit 2; after exit 1 only that the hook errored.
+        assertThat(run.exit()).isEqualTo(2);
         assertThat(run.json().get("permissionDecision").asText()).isEqualTo("deny");
         assertThat(run.json().get("permissionDecisionReason").asText())
                 .startsWith("Baton could not check this edit: its sidecar did not start within 1 s");
