@@ -108,9 +108,20 @@ final class ServeCommand implements Callable<Integer> {
         runBeside("baton-sqlite-load", SqliteLibrary.choose(home)::load);
     }
 
-    /** Runs {@code work} on a daemon thread of its own, which never keeps the sidecar from exiting. */
+    /**
+     * Runs {@code work} on a daemon thread of its own, which never keeps the sidecar from exiting. A failure there is
+     * dropped: it comes again, and is reported, where the work is needed (the first connection, the first lookup);
+     * and a sidecar that exits at once, because another one runs, may stop the work halfway, which must not print
+     * a stack trace into the log.
+     */
     private static void runBeside(String name, Runnable work) {
-        Thread thread = new Thread(work, name);
+        Thread thread = new Thread(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException | LinkageError e) {
+                // dropped, as said above
+            }
+        }, name);
         thread.setDaemon(true);
         thread.start();
     }
