@@ -93,7 +93,11 @@ final class Machine implements AutoCloseable {
     String baton(String... args) {
         List<String> command = new ArrayList<>(List.of(checkout.resolve("bin/baton").toString()));
         command.addAll(List.of(args));
-        return run(repo, command);
+        try {
+            return run(repo, command);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(withSidecarLog(e.getMessage()), e);
+        }
     }
 
     /** The files locked now, relative to the repository, each with " [editing]" while an edit is in flight. */
