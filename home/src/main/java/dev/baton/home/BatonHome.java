@@ -3,6 +3,8 @@ package dev.baton.home;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -39,6 +41,8 @@ public final class BatonHome {
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
 
+    /** What {@code sidecar.lock} holds once a sidecar has created the home's database. */
+    private static final byte[] DATABASE_CREATED = "database created\n".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern ENDPOINT = Pattern.compile("127\\.0\\.0\\.1:([0-9]{1,5})");
 
     private final Path dir;
@@ -95,6 +99,28 @@ public final class BatonHome {
 
     public Path lockFile() {
         return dir.resolve("sidecar.lock");
+    }
+
+    /**
+     * Whether a sidecar created its database in this home before: {@code sidecar.lock} says so from then on (see
+     * {@link #markDatabaseCreated}). A lock file that is there but empty was left by a start that ended before its
+     * database existed (killed at its first start, or refused), or by a build that did not mark it, whose first start
+     * now marks it; a missing database is then a new one, not a lost one.
+     */
+    public boolean sidecarRanBefore() throws IOException {
+        Path lock = lockFile();
+        return Files.exists(lock) && Files.size(lock) > 0;
+    }
+
+    /**
+     * Records, through the channel of the {@code sidecar.lock} its caller holds, that this home's database exists:
+     * from then on a missing or empty database means state was lost ({@link StateCheck}).
+     */
+    public void markDatabaseCreated(FileChannel heldLock) throws IOException {
+        if (heldLock.size() == 0) {
+            heldLock.write(ByteBuffer.wrap(DATABASE_CREATED), 0);
+            heldLock.force(false);
+        }
     }
 
     /**

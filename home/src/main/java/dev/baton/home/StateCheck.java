@@ -44,7 +44,7 @@ public final class StateCheck {
     public static List<Problem> inspect(BatonHome home) throws IOException {
         List<Problem> problems = new ArrayList<>();
         unwritable(home).ifPresent(problems::add);
-        damage(home, Files.exists(home.lockFile())).ifPresent(problems::add);
+        damage(home, home.sidecarRanBefore()).ifPresent(problems::add);
         return problems;
     }
 
@@ -81,7 +81,8 @@ public final class StateCheck {
      * without its tables, with fewer rows than a clean stop recorded; or, after a stop that was not clean, its log
      * missing or damaged (SQLite would fall back to the last checkpoint without a word).
      *
-     * @param ranBefore whether a sidecar ran in this home before ({@code sidecar.lock} was there before this start)
+     * @param ranBefore whether a sidecar created its database in this home before ({@link BatonHome#sidecarRanBefore},
+     *                  read before this start)
      */
     public static Optional<Problem> damage(BatonHome home, boolean ranBefore) throws IOException {
         Path db = home.database();
@@ -90,7 +91,7 @@ public final class StateCheck {
                 return Optional.empty(); // no sidecar ever ran here: an empty database is a new one
             }
             return Optional.of(lost(db, db + (Files.exists(db) ? " is empty (0 bytes)" : " is missing") + ", but a"
-                    + " sidecar ran in " + home.dir() + " before (" + home.lockFile().getFileName() + " is there): every"
+                    + " sidecar ran in " + home.dir() + " before (" + home.lockFile().getFileName() + " says so): every"
                     + " lock and session it held would be lost without a word"));
         }
         if (!startsWithSqliteHeader(db)) {

@@ -9,7 +9,6 @@ import io.javalin.config.RoutesConfig;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -74,7 +73,7 @@ public final class Sidecar implements AutoCloseable {
         // Checked before sidecar.lock exists: a start refused for its token must not look like a sidecar that ran.
         String token = home.ensureToken();
         String supervisorToken = home.ensureSupervisorToken();
-        boolean ranBefore = Files.exists(home.lockFile());
+        boolean ranBefore = home.sidecarRanBefore();
         FileChannel channel;
         try {
             channel = FileChannel.open(home.lockFile(), Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
@@ -115,6 +114,8 @@ public final class Sidecar implements AutoCloseable {
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl());
             opened.add(baton);
+            // Not before: a first start killed before its database existed must not make the next one refuse.
+            home.markDatabaseCreated(channel);
             HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), options.inheritedListener(),
                     adapters.apply(baton));
             opened.add(api);

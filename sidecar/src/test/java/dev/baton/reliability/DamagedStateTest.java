@@ -132,6 +132,33 @@ class DamagedStateTest {
     }
 
     @Test
+    void aDatabaseDeletedAfterASidecarRanIsRefused() throws Exception {
+        stopCleanlyWithLocks();
+        Files.delete(home.resolve("baton.db"));
+
+        BatonCli.Result refused = serve();
+
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains(home.resolve("baton.db") + " is missing, but a sidecar ran in")
+                .contains("--accept-empty-state");
+    }
+
+    /**
+     * The first start in a home was killed after it took {@code sidecar.lock} and before its database existed, as
+     * when two hooks start a sidecar at once and the one that won is killed: the next start makes the database.
+     */
+    @Test
+    void aFirstStartKilledBeforeItsDatabaseExistedLeavesNothingThatStopsTheNext() throws Exception {
+        Files.createFile(home.resolve("sidecar.lock"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+
+        try (TempSidecar next = TempSidecar.start(home)) {
+            assertThat(next.get("/v1/locks").body().path("locks")).isEmpty();
+        }
+        assertThat(Files.readString(home.resolve("sidecar.lock"))).as("marked once the database exists").isNotEmpty();
+    }
+
+    @Test
     void aDatabaseThatLostItsTablesIsRefused() throws Exception {
         stopCleanlyWithLocks();
         sql("DROP TABLE locks; DROP TABLE sessions; DROP TABLE named_locks");
