@@ -128,6 +128,8 @@ class ClaudeCodeIT {
                          Step.say("Written.")));
                  Claude optedOut = new Claude(machine, optedOutModel, Map.of("CLAUDE_FILE_LOCK", "0"))) {
                 holder.prompt("Write Mine.txt.");
+                assertThat(machine.read("Mine.txt")).as(() -> story(machine, holder)).isEqualTo("held\n");
+                assertThat(machine.locks()).containsExactly("Mine.txt");
                 optedOut.prompt("Write Mine.txt.");
 
                 assertThat(machine.read("Mine.txt")).isEqualTo("unchecked\n");
