@@ -8,6 +8,13 @@ public record HookScript(byte[] content) {
 
     public static final String RESOURCE = "dev/baton/hook/baton-hook";
 
+    /**
+     * The event of no agent that Claude Code's MCP headers helper runs the script with ({@code baton-hook claude Ready}
+     * and no payload): it returns once a sidecar answers, starting one if none runs. The sidecar answers it with
+     * nothing.
+     */
+    public static final String READY_EVENT = "Ready";
+
     /** The script packaged with this build. */
     public static HookScript packaged() throws InstallerException {
         try (InputStream in = HookScript.class.getClassLoader().getResourceAsStream(RESOURCE)) {

@@ -106,7 +106,7 @@ final class McpRegistration {
      */
     static String headersHelper(Path hookScript, Path tokenFile) {
         return "BATON_HOOK_TIMEOUT=" + READY_SECONDS + " BATON_HOOK_START_TIMEOUT=" + READY_SECONDS + " "
-                + HookCommand.line(hookScript, "claude", "Ready") + " </dev/null >/dev/null 2>&1; "
+                + HookCommand.line(hookScript, "claude", HookScript.READY_EVENT) + " </dev/null >/dev/null 2>&1; "
                 + "printf '{\"Authorization\":\"Bearer %s\"}' \"$(cat " + HookCommand.shellWord(tokenFile.toString()) + ")\"";
     }
 

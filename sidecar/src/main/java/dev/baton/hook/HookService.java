@@ -2,6 +2,7 @@ package dev.baton.hook;
 
 import dev.baton.Baton;
 import dev.baton.git.GitStatus;
+import dev.baton.installer.HookScript;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
@@ -44,13 +45,6 @@ final class HookService {
     private final CleanFileRelease turnEnd;
     private final ShellHook shell;
 
-    /**
-     * Not an agent's event: {@code baton-hook AGENT Ready}, with no payload, returns once a sidecar answers (starting
-     * one if none runs). Claude Code's MCP headers helper runs it, so Baton's MCP server is up before Claude Code
-     * connects to it at a session's start; the answer is nothing.
-     */
-    static final String READY = "Ready";
-
     HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.baton = baton;
         this.scope = scope;
@@ -74,7 +68,8 @@ final class HookService {
             throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
                     + ", was '" + request.agent() + "'");
         }
-        if (READY.equalsIgnoreCase(request.event())) {
+        // Not an agent's event: Claude Code's MCP headers helper waits with it until a sidecar answers.
+        if (HookScript.READY_EVENT.equalsIgnoreCase(request.event())) {
             return HookOutput.NOTHING;
         }
         HookPayload payload = HookPayload.parse(request.body());
