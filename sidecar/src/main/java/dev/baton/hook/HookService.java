@@ -63,15 +63,17 @@ final class HookService {
     record HookRequest(String agent, String event, long ppid, byte[] body, ConnectionPeer caller) {
     }
 
+    /**
+     * Whether the call is the hook's Ready, no agent's event, which Claude Code's MCP headers helper waits with until a
+     * sidecar answers: it is answered with nothing, before anything is looked up about its caller or its payload.
+     */
+    boolean isReady(String agent, String event) {
+        requireAgent(agent);
+        return HookScript.READY_EVENT.equalsIgnoreCase(event);
+    }
+
     HookOutput handle(HookRequest request) {
-        if (request.agent() == null || !Dialect.AGENTS.contains(request.agent())) {
-            throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
-                    + ", was '" + request.agent() + "'");
-        }
-        // Not an agent's event: Claude Code's MCP headers helper waits with it until a sidecar answers.
-        if (HookScript.READY_EVENT.equalsIgnoreCase(request.event())) {
-            return HookOutput.NOTHING;
-        }
+        requireAgent(request.agent());
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
@@ -92,6 +94,13 @@ final class HookService {
             case OTHER -> HookReply.SILENT;
         };
         return dialect.render(reply, call.event());
+    }
+
+    private static void requireAgent(String agent) {
+        if (agent == null || !Dialect.AGENTS.contains(agent)) {
+            throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
+                    + ", was '" + agent + "'");
+        }
     }
 
     private HookReply sessionStart(HookCall call, Dialect dialect, long ppid) {
