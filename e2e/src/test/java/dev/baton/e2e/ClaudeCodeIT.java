@@ -33,7 +33,7 @@ class ClaudeCodeIT {
                  Claude claude = new Claude(machine, model)) {
                 claude.prompt("Write the two files.");
 
-                assertThat(machine.read("src/New.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("new\n");
+                assertThat(machine.read("src/New.txt")).as(machine.explain(model)).isEqualTo("new\n");
                 await("Stop to free the clean file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).containsExactly("src/New.txt"));
 
@@ -107,7 +107,7 @@ class ClaudeCodeIT {
                 // mode's refusals), so the lock stays in flight until the turn's Stop; the session lives on.
                 claude.prompt("Write Refused.txt.");
 
-                assertThat(machine.read("Refused.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isNull();
+                assertThat(machine.read("Refused.txt")).as(machine.explain(model)).isNull();
                 assertThat(model.everythingSent()).doesNotContain("Baton could not check");
                 await("Stop to free the refused edit's file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).isEmpty());
@@ -183,7 +183,7 @@ class ClaudeCodeIT {
 
                 other.prompt("Change src/A.txt through the shell, then discard every change.");
 
-                assertThat(machine.read("src/A.txt")).as(() -> machine.withSidecarLog(otherModel.everythingSent())).isEqualTo("held work\n");
+                assertThat(machine.read("src/A.txt")).as(machine.explain(otherModel)).isEqualTo("held work\n");
                 String sent = otherModel.everythingSent();
                 assertThat(sent).contains("Baton blocked this command").contains("sed -i")
                         .contains("git checkout .").contains("would throw away uncommitted changes")

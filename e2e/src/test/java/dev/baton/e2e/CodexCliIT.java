@@ -28,7 +28,7 @@ class CodexCliIT {
                 machine.install("--codex");
                 try (Codex codex = new Codex(machine, "Add the two files.")) {
                     pause.awaitReached();
-                    assertThat(machine.read("First.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("first\n");
+                    assertThat(machine.read("First.txt")).as(machine.explain(model)).isEqualTo("first\n");
                     assertThat(machine.read("Heredoc.txt")).isEqualTo("through the shell\n");
                     // The heredoc's edit stays in flight until the turn ends: Codex sends no PostToolUse for its shell.
                     assertThat(machine.lockedFiles()).contains("First.txt", "Heredoc.txt");
@@ -58,7 +58,7 @@ class CodexCliIT {
                     try (Codex codex = new Codex(machine, "Change Held.txt.")) {
                         codex.awaitExit();
                     }
-                    assertThat(machine.read("Held.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("claude's\n");
+                    assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
                     String sent = model.everythingSent();
                     String holderPrefix = ClaudeCodeIT.sessionId(holder).substring(0, 8);
                     assertThat(sent.split("Held.txt is held by", -1)).as(sent).hasSizeGreaterThanOrEqualTo(3);

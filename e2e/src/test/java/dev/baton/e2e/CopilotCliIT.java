@@ -32,7 +32,7 @@ class CopilotCliIT {
                     Step.say("Created.")));
                  Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create Created.txt.")) {
                 pause.awaitReached();
-                assertThat(machine.read("Created.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("created\n");
+                assertThat(machine.read("Created.txt")).as(machine.explain(model)).isEqualTo("created\n");
                 assertThat(machine.locks()).containsExactly("Created.txt");
                 pause.resume();
 
@@ -62,7 +62,7 @@ class CopilotCliIT {
                  Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Create New.txt and touch Clean.txt.")) {
                 assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();
 
-                assertThat(machine.read("src/New.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("new\n");
+                assertThat(machine.read("src/New.txt")).as(machine.explain(model)).isEqualTo("new\n");
                 assertThat(machine.read("src/Clean.txt")).isEqualTo("unchanged\n");
                 await("sessionEnd to free every file").atMost(SETTLE).untilAsserted(() ->
                         assertThat(machine.locks()).isEmpty());
@@ -102,7 +102,7 @@ class CopilotCliIT {
                      Copilot copilot = new Copilot(machine, model, "gpt-5.4", "Patch the two files.")) {
                     copilot.awaitExit();
 
-                    assertThat(machine.read("Patched.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("patched\n");
+                    assertThat(machine.read("Patched.txt")).as(machine.explain(model)).isEqualTo("patched\n");
                     assertThat(machine.read("Held.txt")).isEqualTo("claude's\n");
                     assertThat(model.everythingSent())
                             .contains("Held.txt is held by")

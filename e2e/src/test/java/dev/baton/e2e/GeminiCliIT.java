@@ -31,7 +31,7 @@ class GeminiCliIT {
                     Step.say("Written.")));
                  Gemini gemini = new Gemini(machine, model, "Write First.txt.")) {
                 pause.awaitReached();
-                assertThat(machine.read("First.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("first\n");
+                assertThat(machine.read("First.txt")).as(machine.explain(model)).isEqualTo("first\n");
                 assertThat(machine.locks()).containsExactly("First.txt");
                 pause.resume();
 
@@ -59,7 +59,7 @@ class GeminiCliIT {
                         Step.say("It is held.")));
                      Gemini gemini = new Gemini(machine, model, "Change Held.txt.")) {
                     gemini.awaitExit();
-                    assertThat(machine.read("Held.txt")).as(() -> machine.withSidecarLog(model.everythingSent())).isEqualTo("claude's\n");
+                    assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
                     assertThat(model.everythingSent()).contains("Held.txt is held by")
                             .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8)).contains("baton negotiate");
                 }

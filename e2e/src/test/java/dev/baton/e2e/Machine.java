@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A new user's machine: a fresh HOME, a git repository to work in, and Baton installed from this checkout with
@@ -155,6 +156,11 @@ final class Machine implements AutoCloseable {
     /** {@code text} followed by the sidecar's log: what a failed scenario's message shows. */
     String withSidecarLog(String text) {
         return text + "\n--- the sidecar's log:\n" + sidecarLog();
+    }
+
+    /** A failed assertion's description: everything the agent sent its model, then the sidecar's log. */
+    Supplier<String> explain(FakeModel model) {
+        return () -> withSidecarLog(model.everythingSent());
     }
 
     String run(Path dir, List<String> command) {
