@@ -102,9 +102,7 @@ for ((run = 0; run < runs; run++)); do
   measure baseline; base_idle+=("$idle_mib"); base_held+=("$held_mib")
   echo "run $((run + 1)) of $runs: new ${new_idle[-1]} / ${new_held[-1]} MiB, baseline $idle_mib / $held_mib MiB" >&2
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'; }
-range() { printf '%s\n' "$@" | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+source "$root/bench/stats.sh"
 ni=$(median "${new_idle[@]}"); nh=$(median "${new_held[@]}"); bi=$(median "${base_idle[@]}"); bh=$(median "${base_held[@]}")
 echo "RSS, median (range) of $runs runs each, MiB:"
 echo "| | bin/baton serve | baseline | ratio |"

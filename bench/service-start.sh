@@ -53,8 +53,7 @@ for ((i = 0; i < runs; i++)); do
   running+=("$(hook "$home" /bin/false)")
   stop "$home"
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'; }
-range() { printf '%s\n' "$@" | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
+source bench/stats.sh
 echo "on demand (the hook starts bin/baton serve):  median $(median "${demand[@]}") ms ($(range "${demand[@]}") ms)"
 echo "socket activation (the connection starts it): median $(median "${socket[@]}") ms ($(range "${socket[@]}") ms)"
 echo "already running (the next call):              median $(median "${running[@]}") ms ($(range "${running[@]}") ms)"

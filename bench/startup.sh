@@ -45,9 +45,7 @@ for ((i = 0; i < runs; i++)); do
   read -r w c < <(start base "${base[@]}"); base_wall+=("$w"); base_cpu+=("$c")
   read -r w c < <(start bare "${bare[@]}"); bare_wall+=("$w"); bare_cpu+=("$c")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'; }
-range() { printf '%s\n' "$@" | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+source bench/stats.sh
 nw=$(median "${new_wall[@]}"); nc=$(median "${new_cpu[@]}"); bw=$(median "${base_wall[@]}"); bc=$(median "${base_cpu[@]}")
 echo "Start-up, median (range) of $runs starts each, alternating; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| | spawn to first served request, ms | sidecar CPU by then, ms | ratio to baseline (wall; CPU) |"

@@ -52,10 +52,11 @@ for ((r = 0; r < runs; r++)); do
   "$floor" "$port" GET /v1/health <"$work/edit.json"; t3=${EPOCHREALTIME/./}
   hook_t+=($((t1 - t0))) minimal_t+=($((t2 - t1))) health_t+=($((t3 - t2)))
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {printf "%.2f", (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2) / 1000}'; }
-echo "baton-hook:                 median $(median "${hook_t[@]}") ms"
-echo "minimal-hook.sh:            median $(median "${minimal_t[@]}") ms"
-echo "floor.sh -> GET /v1/health: median $(median "${health_t[@]}") ms"
+source "$root/bench/stats.sh"
+median_ms() { awk -v us="$(median "$@")" 'BEGIN {printf "%.2f", us / 1000}'; } # of values in µs
+echo "baton-hook:                 median $(median_ms "${hook_t[@]}") ms"
+echo "minimal-hook.sh:            median $(median_ms "${minimal_t[@]}") ms"
+echo "floor.sh -> GET /v1/health: median $(median_ms "${health_t[@]}") ms"
 
 c0=$(cpu_ms)
 for _ in $(seq 1000); do "$floor" "$port" GET /v1/health <"$work/edit.json"; done
