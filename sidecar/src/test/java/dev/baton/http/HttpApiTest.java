@@ -257,15 +257,37 @@ class HttpApiTest {
         assertThat(reply.status()).isEqualTo(400);
     }
 
+    // A client that declares the length and waits for 100-continue is answered 413 before it sends a byte:
+    // BoundedResourcesTest. This one sends the whole body regardless.
     @Test
-    void aBodyOverTheLimitIsRefusedWith413() {
+    void aBodyOverTheLimitSentWholeIsRefusedOrCutOffAndChangesNothing() {
+        sidecar.register("a", "cli", null);
+        byte[] huge = oversizedAcquireBody();
+
+        Integer status;
+        try {
+            status = sidecar.postRawAs("a", "/v1/locks/acquire", huge).status();
+        } catch (java.io.UncheckedIOException resetMidBody) {
+            // Refused as soon as its length was declared, the body is not read; the connection then closes with
+            // bytes unread, and the kernel's reset can overtake the 413 on its way to a client that is still sending.
+            status = null;
+        }
+
+        if (status != null) {
+            assertThat(status).isEqualTo(413);
+        }
+        assertThat(sidecar.get("/v1/locks").body().path("locks").size()).isZero();
+        assertThat(sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file("x"))))
+                .body().path("all_acquired").asBoolean()).isTrue();
+    }
+
+    /** A valid acquire for one file, padded past the body limit with whitespace JSON allows. */
+    private byte[] oversizedAcquireBody() {
+        byte[] call = TempSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))));
         byte[] huge = new byte[(int) HttpApi.MAX_BODY_BYTES + 1024];
         java.util.Arrays.fill(huge, (byte) ' ');
-
-        Reply reply = sidecar.postRaw("/v1/locks/acquire", huge);
-
-        assertThat(reply.status()).isEqualTo(413);
-        assertThat(sidecar.get("/v1/health").status()).isEqualTo(200);
+        System.arraycopy(call, 0, huge, 0, call.length);
+        return huge;
     }
 
     @Test
