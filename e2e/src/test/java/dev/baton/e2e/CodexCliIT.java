@@ -14,6 +14,37 @@ class CodexCliIT {
     @TempDir
     Path root;
 
+    /**
+     * Codex starts its MCP servers with a few variables only (the installed entry passes on BATON_HOME and the
+     * sidecar's settings) and offers their tools to the model behind a search, deferred; the namespace it announces
+     * carries Baton's instructions, which only Baton's initialize answer holds: the server answered in the first
+     * session, though no sidecar ran when Codex started it. Codex does not wait for its MCP servers before the first
+     * request unless one is {@code required}; the test marks Baton's so, to know when to look.
+     */
+    @Test
+    void theFirstSessionAfterInstallHasBatonsToolsThoughNoSidecarRanWhenItStarted() throws java.io.IOException {
+        try (Machine machine = new Machine(root)) {
+            try (FakeModel model = new FakeModel(List.of(Step.say("Nothing to do.")))) {
+                Codex.configure(machine, model);
+                machine.install("--codex");
+                java.nio.file.Path config = machine.home.resolve(".codex/config.toml");
+                String installed = java.nio.file.Files.readString(config);
+                assertThat(installed).contains("[mcp_servers.baton]\n");
+                java.nio.file.Files.writeString(config, installed.replace("[mcp_servers.baton]\n",
+                        "[mcp_servers.baton]\nrequired = true\n"));
+                try (Codex codex = new Codex(machine, "Is Free.txt locked?")) {
+                    assertThat(codex.awaitExit()).as(codex.process.output()).isZero();
+
+                    assertThat(model.everythingSent()).as(machine.explain(model))
+                            .contains("mcp__baton: Baton coordinates the agents editing this repository");
+                    assertThat(java.nio.file.Files.readString(machine.stateDir().resolve("endpoint")).strip())
+                            .as("the sidecar, started by the hook or the MCP server, took BATON_PORT")
+                            .isEqualTo("127.0.0.1:" + machine.batonPort);
+                }
+            }
+        }
+    }
+
     @Test
     void theFirstEditAfterInstallIsAllowedAndAnApplyPatchHeredocThroughTheShellLocksItsFile() {
         try (Machine machine = new Machine(root)) {

@@ -21,6 +21,26 @@ class CopilotCliIT {
     @TempDir
     Path root;
 
+    /**
+     * Copilot CLI starts its MCP servers as the session starts, before any hook could start the sidecar: Baton's
+     * server is the hook script over stdio, which starts the sidecar itself, so its tools are there from the first
+     * session.
+     */
+    @Test
+    void theFirstSessionAfterInstallHasBatonsToolsThoughNoSidecarRanWhenItStarted() {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--copilot");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("baton-lock_status", Map.of("files", List.of(path(machine, "Free.txt")))),
+                    Step.say("Checked.")));
+                 Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Is Free.txt locked?")) {
+                assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();
+
+                assertThat(model.everythingSent()).as(machine.explain(model)).contains("Free.txt is free");
+            }
+        }
+    }
+
     @Test
     void theFirstEditAfterInstallIsAllowedAndSessionEndFreesIt() {
         try (Machine machine = new Machine(root)) {

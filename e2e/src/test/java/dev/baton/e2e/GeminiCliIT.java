@@ -18,6 +18,23 @@ class GeminiCliIT {
     @TempDir
     Path root;
 
+    /** Gemini CLI connects to its MCP servers at start: Baton's starts the sidecar, so its tools are there at once. */
+    @Test
+    void theFirstSessionAfterInstallHasBatonsToolsThoughNoSidecarRanWhenItStarted() {
+        try (Machine machine = new Machine(root)) {
+            Gemini.configure(machine);
+            machine.install("--gemini");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("mcp_baton_lock_status", Map.of("files", List.of(machine.repo.resolve("Free.txt").toString()))),
+                    Step.say("Checked.")));
+                 Gemini gemini = new Gemini(machine, model, "Is Free.txt locked?")) {
+                assertThat(gemini.awaitExit()).as(gemini.process.output()).isZero();
+
+                assertThat(model.everythingSent()).as(machine.explain(model)).contains("Free.txt is free");
+            }
+        }
+    }
+
     @Test
     void theFirstEditAfterInstallIsAllowedAndSessionEndFreesIt() {
         try (Machine machine = new Machine(root)) {

@@ -176,14 +176,6 @@ final class AgentChecks {
 
     private Check mcpEntry(Agent agent) {
         String subject = subject(agent, "MCP");
-        String token;
-        SidecarEndpoint endpoint;
-        try {
-            token = layout.sidecarHome().readToken().orElse("");
-            endpoint = SidecarEndpoint.configured(layout);
-        } catch (IOException | InstallerException e) {
-            return Check.problem(subject, "cannot tell where the sidecar listens: " + e.getMessage(), "see the checks above");
-        }
         for (Scope scope : Scope.values()) {
             Target target = new Target(EnumSet.of(agent), scope, project);
             for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
@@ -191,13 +183,13 @@ final class AgentChecks {
                 if (entry.isEmpty()) {
                     continue;
                 }
-                ObjectNode expected = McpRegistration.entry(placement, endpoint, token, layout.hookScript(), layout.tokenFile());
+                ObjectNode expected = McpRegistration.entry(placement, layout.hookScript());
                 String where = placement.describe() + " in " + placement.file().path();
                 // Only what Baton wrote matters; other keys may have been tuned by the user.
                 for (Map.Entry<String, JsonNode> field : expected.properties()) {
                     if (!field.getValue().equals(entry.get().get(field.getKey()))) {
-                        return Check.problem(subject, where + " does not match the sidecar's configured address or token ("
-                                + field.getKey() + ")", installCommand(agent, scope));
+                        return Check.problem(subject, where + " does not run this install's " + HookCommand.MARKER
+                                + " as Baton's MCP server (" + field.getKey() + ")", installCommand(agent, scope));
                     }
                 }
                 return Check.ok(subject, where);
@@ -216,12 +208,17 @@ final class AgentChecks {
                 return Check.problem("Codex MCP", "no " + McpRegistration.SERVER + " server in " + config,
                         installCommand(Agent.CODEX, Scope.USER) + " (without --no-mcp)");
             }
-            String url = SidecarEndpoint.configured(layout).mcpUrl();
-            return url.equals(server.get().path("url").asText())
-                    ? Check.ok("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config)
-                    : Check.problem("Codex MCP", config + " names " + server.get().path("url").asText() + ", not " + url,
+            JsonNode expected = CodexConfigToml.mcpServer(CodexConfigToml.withMcpServer("",
+                    layout.hookScript().toAbsolutePath().toString())).orElseThrow();
+            for (String key : List.of("command", "args")) {
+                if (!expected.get(key).equals(server.get().get(key))) {
+                    return Check.problem("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config
+                            + " does not run this install's " + HookCommand.MARKER + " as Baton's MCP server (" + key + ")",
                             installCommand(Agent.CODEX, Scope.USER));
-        } catch (IOException | InstallerException e) {
+                }
+            }
+            return Check.ok("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config);
+        } catch (IOException e) {
             return Check.problem("Codex MCP", "cannot read " + config + ": " + e.getMessage(), "repair " + config);
         }
     }

@@ -50,11 +50,34 @@ final class CodexConfigToml {
         return result;
     }
 
-    /** The text with Baton's MCP server table set to {@code url} and {@code token}. */
-    static String withMcpServer(String text, String url, String token) {
+    /**
+     * The variables Codex passes on to Baton's MCP server, which it otherwise starts with a few basics (HOME, PATH,
+     * USER, ...) only: those of the hook script, which finds BATON_HOME with them and starts the sidecar, and those
+     * of the sidecar it may start, which takes its settings from them.
+     */
+    static final List<String> MCP_VARIABLES = List.of("BATON_HOME", "XDG_STATE_HOME", "BATON", "CLAUDE_FILE_LOCK",
+            "BATON_BIN", "BATON_HOOK_TIMEOUT", "BATON_HOOK_START_TIMEOUT", "JAVA_HOME", "BATON_JAVA_OPTS", "BATON_PORT",
+            "BATON_HEARTBEAT_TTL", "BATON_DEADLOCK_POLICY", "BATON_DENIED_WAIT_SECONDS", "BATON_EVENT_RETENTION",
+            "BATON_EVENT_CLIENT_QUEUE", "BATON_IGNORE", "BATON_LOCK_OUTSIDE_REPOS", "BATON_SHELL",
+            "BATON_SHELL_AFTER_CHECK", "BATON_SHELL_ALLOW", "BATON_SHELL_DENY", "BATON_SHELL_GIT_TIMEOUT_MS",
+            "BATON_SHELL_INDEX_WAIT_MS");
+
+    /**
+     * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the hook script may be
+     * starting the sidecar meanwhile, for up to its start budget of 20 s.
+     */
+    static final int MCP_STARTUP_SECONDS = 30;
+
+    /** The text with Baton's MCP server table: the hook script {@code hookScript}, run as Codex's stdio server. */
+    static String withMcpServer(String text, String hookScript) {
         String result = withoutBatonTables(text, "mcp_servers." + McpRegistration.SERVER + "]");
-        return append(result, "[mcp_servers." + McpRegistration.SERVER + "]\nurl = \"" + escape(url)
-                + "\"\nhttp_headers = { Authorization = \"Bearer " + escape(token) + "\" }\n");
+        StringBuilder variables = new StringBuilder();
+        for (String name : MCP_VARIABLES) {
+            variables.append(variables.length() == 0 ? "" : ", ").append('"').append(name).append('"');
+        }
+        return append(result, "[mcp_servers." + McpRegistration.SERVER + "]\ncommand = \"" + escape(hookScript)
+                + "\"\nargs = [\"" + Agent.CODEX.command() + "\", \"" + HookScript.MCP_EVENT + "\"]\nenv_vars = ["
+                + variables + "]\nstartup_timeout_sec = " + MCP_STARTUP_SECONDS + "\n");
     }
 
     static String withoutMcpServer(String text) {

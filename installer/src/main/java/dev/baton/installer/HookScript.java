@@ -9,11 +9,10 @@ public record HookScript(byte[] content) {
     public static final String RESOURCE = "dev/baton/hook/baton-hook";
 
     /**
-     * The event of no agent that Claude Code's MCP headers helper runs the script with ({@code baton-hook claude Ready}
-     * and no payload): it returns once a sidecar answers, starting one if none runs. The sidecar answers it with
-     * nothing.
+     * The event of no agent that makes the script Baton's MCP server over stdio ({@code baton-hook AGENT Mcp}): it
+     * passes each JSON-RPC message on to the sidecar's {@code /mcp} endpoint, starting the sidecar if none runs.
      */
-    public static final String READY_EVENT = "Ready";
+    public static final String MCP_EVENT = "Mcp";
 
     /** The script packaged with this build. */
     public static HookScript packaged() throws InstallerException {

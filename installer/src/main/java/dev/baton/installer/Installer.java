@@ -1,7 +1,6 @@
 package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.home.BatonHome;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.Optional;
  */
 public final class Installer {
 
-    private static final String PENDING_TOKEN = "(token created on install)";
 
     private final InstallLayout layout;
     private final HookScript script;
@@ -44,23 +42,24 @@ public final class Installer {
         JsonEdits json = new JsonEdits();
         List<TextConfigFile> texts = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        SidecarEndpoint endpoint = registerMcp ? SidecarEndpoint.configured(layout) : null;
         planHooks(target, json, skipped);
         if (allowMcpTools && target.includes(Agent.CLAUDE)) {
             json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
                     ClaudeSettings::allowMcpTools);
         }
-        String token = registerMcp ? token(dryRun) : null;
         if (registerMcp) {
             for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
-                ObjectNode entry = McpRegistration.entry(placement, endpoint, token, layout.hookScript(), layout.tokenFile());
+                ObjectNode entry = McpRegistration.entry(placement, layout.hookScript());
                 json.plan(placement.file(), tree -> McpRegistration.add(tree, placement, entry));
             }
         }
         if (target.includes(Agent.CODEX)) {
-            planCodexConfig(target, json, registerMcp ? Optional.of(endpoint) : Optional.empty(), token).ifPresent(texts::add);
+            planCodexConfig(target, json, registerMcp).ifPresent(texts::add);
         }
         try {
+            if (!dryRun) {
+                prepareHome();
+            }
             new ProgramFiles(layout).install(script, program, dryRun).forEach(out::println);
             ConfigEdits.apply(json.edits(), dryRun, out);
             for (TextConfigFile text : texts) {
@@ -70,7 +69,7 @@ public final class Installer {
             throw ConfigEdits.writeFailure(e);
         }
         skipped.forEach(out::println);
-        printNotes(target, registerMcp);
+        printNotes(target);
         out.flush();
         err.flush();
         return 0;
@@ -99,8 +98,8 @@ public final class Installer {
     }
 
     /** Trust for Baton's Codex hooks as Codex records it, and the MCP server, in ~/.codex/config.toml. */
-    private Optional<TextConfigFile> planCodexConfig(Target target, JsonEdits json, Optional<SidecarEndpoint> endpoint,
-            String token) throws InstallerException {
+    private Optional<TextConfigFile> planCodexConfig(Target target, JsonEdits json, boolean registerMcp)
+            throws InstallerException {
         Optional<Path> hooksFile = AgentFiles.hookFile(layout, Agent.CODEX, target.scope(), target.project());
         if (hooksFile.isEmpty()) {
             return Optional.empty();
@@ -112,11 +111,9 @@ public final class Installer {
         String after = CodexConfigToml.withTrust(TextConfigFile.text(before), file,
                 CodexTrust.batonEntries(hooksFile.get(), hooks));
         List<String> changes = new ArrayList<>(List.of("~ trust for Baton's hooks in " + hooksFile.get().getFileName()));
-        boolean secret = false;
-        if (endpoint.isPresent() && target.scope() == Scope.USER) {
-            after = CodexConfigToml.withMcpServer(after, endpoint.get().mcpUrl(), token);
+        if (registerMcp && target.scope() == Scope.USER) {
+            after = CodexConfigToml.withMcpServer(after, layout.hookScript().toAbsolutePath().toString());
             changes.add("~ MCP server " + McpRegistration.SERVER);
-            secret = true;
         }
         try {
             CodexConfigToml.parse(after);
@@ -124,7 +121,7 @@ public final class Installer {
             throw new InstallerException("Refusing to edit " + config + ": it is not valid TOML (" + e.getMessage()
                     + "). Fix it, then run the command again; nothing was changed.", e);
         }
-        return Optional.of(new TextConfigFile(config, before, after, changes, secret));
+        return Optional.of(new TextConfigFile(config, before, after, changes, false));
     }
 
     /** Baton's own hook file is rewritten whatever it holds; parsing it only serves to skip identical rewrites. */
@@ -136,27 +133,21 @@ public final class Installer {
         }
     }
 
-    private String token(boolean dryRun) throws InstallerException {
-        BatonHome home = layout.sidecarHome();
+    /** BATON_HOME and its token, as the sidecar makes them (one code, in BatonHome), so both exist from install on. */
+    private void prepareHome() throws InstallerException {
         try {
-            return dryRun ? home.readToken().orElse(PENDING_TOKEN) : home.ensureToken();
+            layout.sidecarHome().ensureToken();
         } catch (IOException e) {
-            throw new InstallerException("Cannot read or create the sidecar token " + home.tokenFile() + ": "
-                    + e.getMessage() + ". Check that " + layout.batonHome() + " is yours and writable.", e);
+            throw new InstallerException("Cannot use " + layout.batonHome() + " as BATON_HOME: " + e.getMessage()
+                    + ". Nothing was changed.", e);
         }
     }
 
-    private void printNotes(Target target, boolean registerMcp) {
+    private void printNotes(Target target) {
         if (!layout.binDirOnPath()) {
             err.println("note: " + layout.binDir() + " is not on PATH. The hooks do not need it (they start the sidecar"
                     + " with " + layout.hookLauncher() + "), but to run `baton` yourself add this line to your shell"
                     + " profile: export PATH=\"" + layout.binDir() + ":$PATH\"");
-        }
-        if (registerMcp && target.scope() == Scope.PROJECT
-                && (target.includes(Agent.CLAUDE) || target.includes(Agent.GEMINI))) {
-            out.println("note: the project's MCP entries refer to " + McpRegistration.TOKEN_REFERENCE
-                    + " so the secret stays out of the repository; start the agents from a shell where"
-                    + " BATON_TOKEN=\"$(cat " + layout.tokenFile() + ")\" is exported.");
         }
         if (target.includes(Agent.CODEX)) {
             out.println("note: Codex runs only hooks it trusts; Baton recorded its trust in "

@@ -9,20 +9,19 @@ import java.util.Optional;
 
 /**
  * Baton's MCP server entry, {@code mcpServers.baton}, in the agents' JSON MCP configuration (Codex's is TOML, see
- * {@link CodexConfigToml}). The token never lands in a file others can read: Claude Code fetches it with a
- * {@code headersHelper} command that reads the token file; files that are likely committed get a
- * {@code ${BATON_TOKEN}} reference the agent expands; the rest are owner-only files.
+ * {@link CodexConfigToml}). Every agent starts the server as a command over stdio: the hook script with the event
+ * {@value HookScript#MCP_EVENT}, which starts the sidecar when none runs and passes each message on to its
+ * {@code /mcp} endpoint. So an agent that connects to its MCP servers before any hook ran still has Baton's tools,
+ * and no entry holds the token or the sidecar's address: the script reads both from BATON_HOME, as for a hook.
  */
 final class McpRegistration {
 
     static final String SERVER = "baton";
-    static final String TOKEN_REFERENCE = "${BATON_TOKEN}";
 
     /**
-     * Where one entry goes: a file, the keys leading from its root to the object that holds
-     * {@code mcpServers}, and whether the file is private enough to hold the token itself.
+     * Where one entry goes: a file, and the keys leading from its root to the object that holds {@code mcpServers}.
      */
-    record Placement(Agent agent, JsonConfigFile file, List<String> path, boolean holdsSecret) {
+    record Placement(Agent agent, JsonConfigFile file, List<String> path) {
 
         String describe() {
             List<String> keys = new ArrayList<>(path);
@@ -43,75 +42,43 @@ final class McpRegistration {
         // Copilot CLI has one MCP file, the user's; project and local installs leave it to the user-scope install.
         if (target.includes(Agent.COPILOT) && target.scope() == Scope.USER) {
             placements.add(new Placement(Agent.COPILOT,
-                    JsonConfigFile.secret(layout.copilotDir().resolve("mcp-config.json")), List.of(), true));
+                    JsonConfigFile.shared(layout.copilotDir().resolve("mcp-config.json")), List.of()));
         }
         if (target.includes(Agent.GEMINI) && target.scope() != Scope.LOCAL) {
-            boolean user = target.scope() == Scope.USER;
             Path file = AgentFiles.hookFile(layout, Agent.GEMINI, target.scope(), target.project()).orElseThrow();
-            placements.add(new Placement(Agent.GEMINI,
-                    user ? JsonConfigFile.secret(file) : JsonConfigFile.shared(file), List.of(), user));
+            placements.add(new Placement(Agent.GEMINI, JsonConfigFile.shared(file), List.of()));
         }
         return placements;
     }
 
     static Placement claude(InstallLayout layout, Target target) {
         return switch (target.scope()) {
-            case USER -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()), List.of(), true);
+            // ~/.claude.json also holds Claude Code's own account data: owner-only when Baton creates it.
+            case USER -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()), List.of());
             case PROJECT -> new Placement(Agent.CLAUDE,
-                    JsonConfigFile.shared(target.project().resolve(".mcp.json")), List.of(), false);
+                    JsonConfigFile.shared(target.project().resolve(".mcp.json")), List.of());
             // Claude Code keeps local-scope servers in ~/.claude.json under the project's absolute path.
             case LOCAL -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()),
-                    List.of("projects", target.project().toString()), true);
+                    List.of("projects", target.project().toString()));
         };
     }
 
-    /**
-     * The entry for a placement; {@code tokenFile} is where Claude Code's header helper reads the token, after it
-     * made sure with {@code hookScript} that a sidecar answers.
-     */
-    static ObjectNode entry(Placement placement, SidecarEndpoint endpoint, String token, Path hookScript, Path tokenFile) {
+    /** The entry for a placement: the hook script run as the agent's MCP server. */
+    static ObjectNode entry(Placement placement, Path hookScript) {
         ObjectNode entry = JsonText.MAPPER.createObjectNode();
-        String authorization = "Bearer " + (placement.holdsSecret() ? token : TOKEN_REFERENCE);
         switch (placement.agent()) {
-            case CLAUDE -> {
-                entry.put("type", "http");
-                entry.put("url", endpoint.mcpUrl());
-                if (placement.holdsSecret()) {
-                    entry.put("headersHelper", headersHelper(hookScript, tokenFile));
-                } else {
-                    entry.putObject("headers").put("Authorization", authorization);
-                }
-            }
-            case COPILOT -> {
-                entry.put("type", "http");
-                entry.put("url", endpoint.mcpUrl());
-                entry.putObject("headers").put("Authorization", authorization);
-                entry.putArray("tools").add("*");
-            }
-            case GEMINI -> {
-                entry.put("httpUrl", endpoint.mcpUrl());
-                entry.putObject("headers").put("Authorization", authorization);
-            }
+            case CLAUDE -> entry.put("type", "stdio");
+            case COPILOT -> entry.put("type", "local");
+            case GEMINI -> { } // Gemini CLI tells a stdio server by its command
             case CODEX -> throw new IllegalArgumentException("Codex's MCP entry is TOML");
+        }
+        entry.put("command", hookScript.toAbsolutePath().toString());
+        entry.putArray("args").add(placement.agent().command()).add(HookScript.MCP_EVENT);
+        if (placement.agent() == Agent.COPILOT) {
+            entry.putArray("tools").add("*");
         }
         return entry;
     }
-
-    /**
-     * A shell command printing the headers as JSON, reading the token when Claude Code connects. It first runs the
-     * hook's {@code Ready}, which starts a sidecar that is not running and waits for it: at a session's start Claude
-     * Code connects to its MCP servers while the SessionStart hook is still starting the sidecar, and a server that
-     * refuses the connection has no tools for the whole session. Claude Code gives the helper 10 s, so the wait is
-     * bounded at {@value #READY_SECONDS} s; its output goes nowhere, the headers alone are printed.
-     */
-    static String headersHelper(Path hookScript, Path tokenFile) {
-        return "BATON_HOOK_TIMEOUT=" + READY_SECONDS + " BATON_HOOK_START_TIMEOUT=" + READY_SECONDS + " "
-                + HookCommand.line(hookScript, "claude", HookScript.READY_EVENT) + " </dev/null >/dev/null 2>&1; "
-                + "printf '{\"Authorization\":\"Bearer %s\"}' \"$(cat " + HookCommand.shellWord(tokenFile.toString()) + ")\"";
-    }
-
-    /** How long Claude Code's headers helper waits for a sidecar to start: under the 10 s Claude Code allows it. */
-    static final int READY_SECONDS = 8;
 
     /** Sets the entry, keeping its position when one is already there; returns what changed. */
     static List<String> add(ObjectNode root, Placement placement, ObjectNode entry) {

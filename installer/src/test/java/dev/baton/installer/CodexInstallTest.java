@@ -62,10 +62,13 @@ class CodexInstallTest extends MachineFixture {
         for (Map.Entry<String, String> entry : entries.entrySet()) {
             assertThat(CodexConfigToml.trustedHash(text, entry.getKey())).contains(entry.getValue());
         }
-        assertThat(CodexConfigToml.mcpServer(text)).map(server -> server.path("url").asText())
-                .contains("http://127.0.0.1:7433/mcp");
-        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(config)))
-                .isEqualTo("rw-------");
+        JsonNode server = CodexConfigToml.mcpServer(text).orElseThrow();
+        assertThat(server.path("command").asText()).isEqualTo(machine.hookScript().toString());
+        assertThat(server.path("args")).isEqualTo(JsonText.parseObject("{\"a\": [\"codex\", \"Mcp\"]}").get("a"));
+        // Codex starts its MCP servers with a handful of variables only: the script and the sidecar need theirs.
+        assertThat(server.path("env_vars").toString()).contains("\"BATON_HOME\"", "\"XDG_STATE_HOME\"", "\"BATON_PORT\"");
+        assertThat(server.path("startup_timeout_sec").asInt()).isGreaterThan(20);
+        assertThat(text).doesNotContain("Bearer");
 
         machine.install(Scope.USER, Agent.CODEX);
         assertThat(read(config)).isEqualTo(text);
@@ -73,6 +76,34 @@ class CodexInstallTest extends MachineFixture {
         machine.uninstall(Scope.USER, Agent.CODEX);
         assertThat(read(config)).isEqualTo(USER_CONFIG);
         assertThat(hooksFile).doesNotExist();
+    }
+
+    /**
+     * Codex starts Baton's MCP server with a few variables only, and that server may start the sidecar: every setting
+     * the hook script, the installed launcher and the sidecar read must be passed on, or a sidecar started there
+     * would run with defaults the user did not choose. Read from the sources, so a new setting cannot be forgotten.
+     */
+    @Test
+    void codexPassesOnEverySettingTheScriptAndTheSidecarItMayStartRead() throws Exception {
+        java.util.Set<String> read = new java.util.TreeSet<>();
+        java.util.regex.Pattern javaName = java.util.regex.Pattern.compile("\"(BATON_[A-Z_]+)\"");
+        for (String module : List.of("sidecar", "home")) {
+            try (java.util.stream.Stream<Path> files = Files.walk(Path.of("..", module, "src", "main", "java"))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    javaName.matcher(Files.readString(file)).results().forEach(m -> read.add(m.group(1)));
+                }
+            }
+        }
+        java.util.regex.Pattern shellName = java.util.regex.Pattern.compile("\\$\\{?(BATON[A-Z_]*|XDG_STATE_HOME|CLAUDE_FILE_LOCK)\\b");
+        for (Path script : List.of(Path.of("..", "hook-scripts", "baton-hook"),
+                Path.of("src", "main", "java", "dev", "baton", "installer", "ProgramFiles.java"))) {
+            shellName.matcher(Files.readString(script)).results().forEach(m -> read.add(m.group(1)));
+        }
+        // Not the MCP server's or the sidecar's: the dashboard's jar, and whether a hook lets an unchecked edit through.
+        read.removeAll(List.of("BATON_DASHBOARD_JAR", "BATON_FAIL_OPEN"));
+
+        assertThat(read).contains("BATON_HOME", "BATON_PORT", "BATON_SHELL", "BATON_JAVA_OPTS", "BATON");
+        assertThat(CodexConfigToml.MCP_VARIABLES).containsAll(read);
     }
 
     @Test

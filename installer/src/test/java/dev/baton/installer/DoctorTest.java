@@ -139,12 +139,16 @@ class DoctorTest extends MachineFixture {
     }
 
     @Test
-    void anMcpEntryForAnOldPortIsFlagged() throws Exception {
+    void anMcpEntryOfAnEarlierBuildIsFlaggedWithTheInstallThatReplacesIt() throws Exception {
         machine.install(Scope.USER, Agent.CLAUDE);
-        machine.env.put("BATON_PORT", "40404");
+        Path claudeJson = machine.home.resolve(".claude.json");
+        write(claudeJson, read(claudeJson).replaceFirst("\"type\" *: *\"stdio\"", "\"type\": \"http\", \"url\": \"http://127.0.0.1:7433/mcp\""));
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
-                .satisfies(check -> assertThat(check.detail()).contains("does not match the sidecar's configured address"));
+                .satisfies(check -> {
+                    assertThat(check.detail()).contains("does not run this install's baton-hook as Baton's MCP server (type)");
+                    assertThat(check.fix()).isEqualTo("baton install --claude --scope user");
+                });
     }
 
     private Doctor doctor() {

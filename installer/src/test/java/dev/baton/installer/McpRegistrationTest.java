@@ -4,7 +4,6 @@ import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.resource;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,44 +29,33 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void userScopeRegistersTheServerWithAHeaderHelperThatReadsTheTokenFileSoTheTokenStaysOutOfClaudeJson() throws Exception {
+    void userScopeRegistersTheHookScriptAsClaudesStdioServerSoNoTokenOrAddressLandsInClaudeJson() throws Exception {
         machine.env.put("BATON_PORT", "48123");
-        write(batonHome.resolve("endpoint"), "127.0.0.1:39999\n"); // a sidecar of the moment, not the configured port
         writeToken(batonHome, TOKEN + "\n");
 
         machine.install(Scope.USER, Agent.CLAUDE);
 
-        JsonNode server = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton");
-        assertThat(server.get("type").asText()).isEqualTo("http");
-        assertThat(server.get("url").asText()).isEqualTo("http://127.0.0.1:48123/mcp");
-        assertThat(read(machine.home.resolve(".claude.json"))).doesNotContain(TOKEN);
-        assertThat(JsonText.parseObject(runShell(server.get("headersHelper").asText())))
-                .isEqualTo(JsonText.parseObject("{\"Authorization\": \"Bearer " + TOKEN + "\"}"));
+        String claudeJson = read(machine.home.resolve(".claude.json"));
+        assertThat(JsonText.parseObject(claudeJson).at("/mcpServers/baton")).isEqualTo(JsonText.parseObject("""
+                {"type": "stdio", "command": "%s", "args": ["claude", "Mcp"]}""".formatted(machine.layout().hookScript())));
+        assertThat(claudeJson).doesNotContain(TOKEN).doesNotContain("48123");
         assertThat(mode(machine.home.resolve(".claude.json"))).isEqualTo("rw-------");
     }
 
-    /**
-     * Claude Code connects to its MCP servers while the SessionStart hook is still starting the sidecar; the helper
-     * first runs the hook's Ready, bounded under Claude Code's 10 s, so the sidecar answers before the connection.
-     * Whatever the hook prints, Claude Code reads the headers alone.
-     */
+    /** The entry an earlier build wrote (HTTP, with a headers helper) is replaced where it stands. */
     @Test
-    void theHeaderHelperWaitsForTheSidecarThroughTheHookBeforePrintingTheHeaders() throws Exception {
-        writeToken(batonHome, TOKEN + "\n");
+    void anHttpEntryOfAnEarlierBuildIsReplacedInPlace() throws Exception {
+        Path claudeJson = write(machine.home.resolve(".claude.json"), """
+                {"mcpServers": {"first": {"command": "a"}, "baton": {"type": "http", "url": "http://127.0.0.1:7433/mcp",
+                 "headersHelper": "printf x"}, "last": {"command": "b"}}}""");
+
         machine.install(Scope.USER, Agent.CLAUDE);
-        Path calls = machine.root.resolve("hook-calls");
-        Files.writeString(machine.layout().hookScript(), """
-                #!/bin/sh
-                printf '%%s %%s budgets %%s %%s stdin [%%s]\\n' "$1" "$2" "$BATON_HOOK_TIMEOUT" "$BATON_HOOK_START_TIMEOUT" \
-                    "$(cat)" >>%s
-                echo "what the hook prints"; echo "and on stderr" >&2
-                exit 2
-                """.formatted(calls));
 
-        String helper = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/headersHelper").asText();
-
-        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + TOKEN + "\"}");
-        assertThat(read(calls)).isEqualTo("claude Ready budgets 8 8 stdin []\n");
+        assertThat(machine.out()).contains("~ MCP server baton");
+        JsonNode servers = JsonText.parseObject(read(claudeJson)).get("mcpServers");
+        assertThat(servers.fieldNames()).toIterable().containsExactly("first", "baton", "last");
+        assertThat(servers.get("baton").get("command").asText()).isEqualTo(machine.layout().hookScript().toString());
+        assertThat(servers.get("baton").has("url")).isFalse();
     }
 
     @Test
@@ -91,25 +78,25 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void projectScopeReferencesTheTokenVariableInsteadOfTheSecret() throws Exception {
+    void projectScopeRegistersTheSameCommandAndAsksForNoTokenVariable() throws Exception {
         writeToken(batonHome, TOKEN);
 
         machine.install(Scope.PROJECT, Agent.CLAUDE);
 
-        String mcpJson = read(machine.project.resolve(".mcp.json"));
-        assertThat(mcpJson).contains("\"Authorization\": \"Bearer ${BATON_TOKEN}\"").doesNotContain(TOKEN);
-        assertThat(machine.out()).contains("BATON_TOKEN");
+        JsonNode server = JsonText.parseObject(read(machine.project.resolve(".mcp.json"))).at("/mcpServers/baton");
+        assertThat(server.get("command").asText()).isEqualTo(machine.layout().hookScript().toString());
+        assertThat(read(machine.project.resolve(".mcp.json"))).doesNotContain(TOKEN).doesNotContain("BATON_TOKEN");
+        assertThat(machine.out()).doesNotContain("BATON_TOKEN");
     }
 
     @Test
     void localScopeRegistersTheServerUnderTheProjectInClaudeJson() throws Exception {
-        writeToken(batonHome, TOKEN);
-
         machine.install(Scope.LOCAL, Agent.CLAUDE);
 
         ObjectNode claudeJson = JsonText.parseObject(read(machine.home.resolve(".claude.json")));
-        String helper = claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/headersHelper").asText();
-        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + TOKEN + "\"}");
+        assertThat(claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/args"))
+                .isEqualTo(JsonText.parseObject("{\"a\": [\"claude\", \"Mcp\"]}").get("a"));
+        assertThat(claudeJson.has("mcpServers")).isFalse();
         assertThat(machine.project.resolve(".mcp.json")).doesNotExist();
 
         machine.uninstall(Scope.LOCAL, Agent.CLAUDE);
@@ -128,34 +115,23 @@ class McpRegistrationTest extends MachineFixture {
         JsonNode servers = JsonText.parseObject(read(config)).get("mcpServers");
         assertThat(servers.get("playwright")).isEqualTo(JsonText.parseObject(original).at("/mcpServers/playwright"));
         assertThat(servers.get("baton")).isEqualTo(JsonText.parseObject("""
-                {"type": "http", "url": "http://127.0.0.1:7999/mcp",
-                 "headers": {"Authorization": "Bearer %s"}, "tools": ["*"]}""".formatted(TOKEN)));
+                {"type": "local", "command": "%s", "args": ["copilot", "Mcp"], "tools": ["*"]}"""
+                .formatted(machine.layout().hookScript())));
 
         machine.uninstall(Scope.USER, Agent.COPILOT);
         assertThat(read(config)).isEqualTo(original);
     }
 
     @Test
-    void theDefaultPortIs7433() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
-
-        assertThat(JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/url").asText())
-                .isEqualTo("http://127.0.0.1:7433/mcp");
-    }
-
-    @Test
-    void aMissingTokenIsCreatedLikeTheSidecarDoes() throws Exception {
+    void installMakesAPrivateBatonHomeAndItsTokenLikeTheSidecarDoes() throws Exception {
         machine.env.put("XDG_STATE_HOME", machine.root.resolve("state").toString());
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.installer().install(machine.target(Scope.USER), false, false);
 
         Path home = machine.root.resolve("state/baton");
-        String token = read(home.resolve("token")).strip();
+        assertThat(mode(home)).isEqualTo("rwx------");
         assertThat(read(home.resolve("token"))).matches("[0-9a-f]{64}\n");
         assertThat(mode(home.resolve("token"))).isEqualTo("rw-------");
-        assertThat(mode(home)).isEqualTo("rwx------");
-        String helper = JsonText.parseObject(read(machine.home.resolve(".claude.json"))).at("/mcpServers/baton/headersHelper").asText();
-        assertThat(runShell(helper)).isEqualTo("{\"Authorization\":\"Bearer " + token + "\"}");
     }
 
     @Test
@@ -172,14 +148,14 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void anMcpFileThatHoldsTheTokenIsMadeOwnerOnly() throws Exception {
+    void anMcpFileKeepsItsModeSinceNoSecretGoesIntoIt() throws Exception {
         Path config = write(machine.home.resolve(".copilot/mcp-config.json"), resource("copilot-mcp-config.json"));
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
 
         machine.install(Scope.USER, Agent.COPILOT);
 
-        assertThat(read(config)).contains("Bearer ");
-        assertThat(mode(config)).isEqualTo("rw-------");
+        assertThat(read(config)).contains("\"baton\"").doesNotContain("Bearer");
+        assertThat(mode(config)).isEqualTo("rw-r--r--");
     }
 
     @Test
@@ -201,44 +177,7 @@ class McpRegistrationTest extends MachineFixture {
 
         assertThat(machine.home.resolve(".claude.json")).doesNotExist();
         assertThat(machine.home.resolve(".copilot/mcp-config.json")).doesNotExist();
-        assertThat(batonHome.resolve("token")).doesNotExist();
         assertThat(machine.userSettings()).exists();
-    }
-
-    @Test
-    void aNewlyConfiguredPortUpdatesTheEntryInPlace() throws Exception {
-        writeToken(batonHome, TOKEN);
-        machine.install(Scope.USER, Agent.CLAUDE);
-        machine.env.put("BATON_PORT", "50001");
-
-        machine.install(Scope.USER, Agent.CLAUDE);
-
-        assertThat(machine.out()).contains("~ MCP server baton");
-        assertThat(read(machine.home.resolve(".claude.json"))).contains("http://127.0.0.1:50001/mcp");
-        McpRegistration.Placement placement =
-                McpRegistration.claude(machine.layout(), new Target(EnumSet.of(Agent.CLAUDE), Scope.USER, machine.project));
-        assertThat(McpRegistration.find(JsonText.parseObject(read(machine.home.resolve(".claude.json"))), placement))
-                .isPresent();
-    }
-
-    @Test
-    void portZeroIsRefusedBecauseNoEntryCouldNameIt() throws Exception {
-        machine.env.put("BATON_PORT", "0");
-
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
-                .isInstanceOf(InstallerException.class)
-                .hasMessageContaining("BATON_PORT=0")
-                .hasMessageContaining("--no-mcp");
-        assertThat(machine.home.resolve(".claude.json")).doesNotExist();
-        assertThat(machine.userSettings()).doesNotExist();
-    }
-
-    /** Runs a command line as Claude Code runs a header helper: through a shell, reading its standard output. */
-    private static String runShell(String command) throws Exception {
-        Process process = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as(output).isZero();
-        return output;
     }
 
     private static String mode(Path path) throws IOException {

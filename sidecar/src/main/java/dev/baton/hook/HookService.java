@@ -2,7 +2,6 @@ package dev.baton.hook;
 
 import dev.baton.Baton;
 import dev.baton.git.GitStatus;
-import dev.baton.installer.HookScript;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
@@ -61,15 +60,6 @@ final class HookService {
      * against the kernel's view of the connection), the payload, and the process behind the connection.
      */
     record HookRequest(String agent, String event, long ppid, byte[] body, ConnectionPeer caller) {
-    }
-
-    /**
-     * Whether the call is the hook's Ready, no agent's event, which Claude Code's MCP headers helper waits with until a
-     * sidecar answers: it is answered with nothing, before anything is looked up about its caller or its payload.
-     */
-    boolean isReady(String agent, String event) {
-        requireAgent(agent);
-        return HookScript.READY_EVENT.equalsIgnoreCase(event);
     }
 
     HookOutput handle(HookRequest request) {

@@ -59,12 +59,13 @@ public final class McpEndpoint {
     }
 
     private void post(Context ctx) {
+        JsonNode message = null;
         try {
             byte[] body = ctx.bodyAsBytes();
             if (body.length > MAX_BODY_BYTES) {
                 throw new JsonRpc.Failure(413, JsonRpc.INVALID_REQUEST, "the request is larger than " + (MAX_BODY_BYTES >> 20) + " MiB");
             }
-            JsonNode message = parse(body);
+            message = parse(body);
             if (message.isArray()) {
                 batch(ctx, (ArrayNode) message);
             } else if (isInitialize(message)) {
@@ -79,7 +80,10 @@ public final class McpEndpoint {
                 }
             }
         } catch (JsonRpc.Failure failure) {
-            reply(ctx, failure.httpStatus, JsonRpc.error(null, failure.code, failure.getMessage()));
+            // The request's id, where it has one, so that a client matching answers to requests (a stdio bridge,
+            // which has no HTTP status to go by) can tell which request failed.
+            JsonNode id = message != null && message.isObject() ? message.get("id") : null;
+            reply(ctx, failure.httpStatus, JsonRpc.error(id, failure.code, failure.getMessage()));
         }
     }
 

@@ -91,6 +91,12 @@ final class HookHarness implements AutoCloseable {
         return sidecar.baton();
     }
 
+    /** Stops the sidecar and starts another on the same home, as after a crash: it remembers only what it stored. */
+    void restartSidecar() throws IOException {
+        sidecar.close();
+        sidecar = Sidecar.start(SidecarOptions.defaults(home, 0), SidecarAdapters::of);
+    }
+
     BatonHome home() {
         return home;
     }

@@ -4,11 +4,9 @@ import static dev.baton.hook.HookHarness.CLAUDE_SESSION;
 import static dev.baton.hook.HookHarness.env;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.installer.HookScript;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.net.http.HttpResponse;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
@@ -77,30 +75,6 @@ class SidecarAvailabilityHookTest {
         ScriptRun denied = harness.run("claude", "PreToolUse",
                 harness.sample("claude-pretooluse-edit.json").replace(CLAUDE_SESSION, "someone-else"));
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
-    }
-
-    /** What Claude Code's MCP headers helper runs before it connects: the sidecar is serving once it returns. */
-    @Test
-    void readyStartsASidecarThatIsDownAndReturnsOnceItServes() throws Exception {
-        ScriptRun run = harness.run("claude", HookScript.READY_EVENT, "",
-                env("BATON_BIN", startingWrapper().toString(), "BATON_HOOK_TIMEOUT", "30"));
-
-        assertThat(run.silent()).as("stdout=%s stderr=%s log=%s", run.stdout(), run.stderr(), log()).isTrue();
-        HttpResponse<String> answer = harness.post("agent=claude&event=" + HookScript.READY_EVENT, new byte[0]);
-        assertThat(answer.statusCode()).isEqualTo(200);
-    }
-
-    @Test
-    void aRunningSidecarAnswersReadyAtOnceWithNothingAndWantsNoPayload() throws Exception {
-        try (HookHarness running = HookHarness.start(dir.resolve("running"))) {
-            HttpResponse<String> answer = running.post("agent=claude&event=" + HookScript.READY_EVENT, new byte[0]);
-
-            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            assertThat(answer.headers().firstValue(HookRoutes.EXIT_HEADER)).contains("0");
-            assertThat(answer.body()).isEmpty();
-            assertThat(running.run("claude", HookScript.READY_EVENT, "", env("BATON_HOOK_TIMEOUT", LONG_BUDGET)).silent())
-                    .isTrue();
-        }
     }
 
     /** A baton command that starts this build's sidecar on any free port, as the installed launcher would. */

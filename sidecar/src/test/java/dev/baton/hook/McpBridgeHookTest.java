@@ -1,0 +1,226 @@
+package dev.baton.hook;
+
+import static dev.baton.hook.HookHarness.env;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.http.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hook script as Baton's MCP server over stdio ({@code baton-hook AGENT Mcp}), run as an agent runs it: one
+ * process for the agent's whole session, JSON-RPC messages one per line on stdin, answers one per line on stdout.
+ */
+class McpBridgeHookTest {
+
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}";
+    private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+    /** How long one answer may take: far more than any answer needs, bounded so a hung bridge fails the test. */
+    private static final long ANSWER_SECONDS = 60;
+
+    @TempDir
+    Path dir;
+
+    private HookHarness harness;
+    private Bridge bridge;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (bridge != null) {
+            bridge.close();
+        }
+        if (harness != null) {
+            harness.close();
+            Path pidFile = harness.home().pidFile();
+            if (Files.exists(pidFile)) { // a sidecar the script started as its own process
+                Optional<ProcessHandle> sidecar = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()));
+                if (sidecar.isPresent() && sidecar.get().pid() != ProcessHandle.current().pid()) {
+                    sidecar.get().destroy();
+                    sidecar.get().onExit().get(30, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anAgentThatStartsItsServerBeforeAnySidecarRunsGetsBatonsToolsFromTheSidecarItStarts() throws Exception {
+        harness = HookHarness.withoutSidecar(dir);
+        bridge = Bridge.start(harness, "copilot", env("BATON_BIN", startingWrapper().toString(), "BATON_HOOK_START_TIMEOUT", "60"));
+
+        JsonNode initialized = bridge.ask(INITIALIZE);
+        bridge.tell(INITIALIZED);
+        JsonNode tools = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        JsonNode status = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":\"three\",\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"lock_status\",\"arguments\":{}}}");
+
+        assertThat(initialized.at("/id").asInt()).isEqualTo(1);
+        assertThat(initialized.at("/result/serverInfo/name").asText()).isEqualTo("baton");
+        assertThat(tools.at("/id").asInt()).isEqualTo(2);
+        assertThat(tools.at("/result/tools").findValuesAsText("name")).contains("lock_acquire", "lock_status");
+        assertThat(status.at("/id").asText()).isEqualTo("three");
+        assertThat(status.at("/result/isError").asBoolean()).isFalse();
+        assertThat(Files.readString(harness.home().logFile())).contains("Baton sidecar serving on 127.0.0.1:");
+        // An agent ending its MCP server kills that process's tree (Copilot CLI does): the sidecar is not in it.
+        long sidecar = harness.home().readPid().orElseThrow();
+        assertThat(bridge.process.descendants().map(ProcessHandle::pid)).doesNotContain(sidecar);
+        assertThat(ProcessHandle.of(sidecar)).isPresent();
+    }
+
+    /** A restarted sidecar has forgotten the MCP session: the script initializes again, and the agent never knows. */
+    @Test
+    void aSidecarThatRestartsMidSessionIsGivenTheAgentsInitializeAgainUnseen() throws Exception {
+        harness = HookHarness.start(dir);
+        bridge = Bridge.start(harness, "gemini", Map.of());
+        bridge.ask(INITIALIZE);
+        bridge.tell(INITIALIZED);
+        String before = harness.home().readEndpoint().orElseThrow();
+
+        harness.restartSidecar();
+        JsonNode tools = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}");
+
+        assertThat(harness.home().readEndpoint().orElseThrow()).isNotEqualTo(before);
+        assertThat(tools.at("/id").asInt()).isEqualTo(7);
+        assertThat(tools.at("/result/tools").findValuesAsText("name")).contains("lock_acquire");
+    }
+
+    @Test
+    void aRequestTheSidecarRefusesIsAnsweredWithItsOwnIdAndANotificationNeverGetsAnAnswer() throws Exception {
+        harness = HookHarness.start(dir);
+        bridge = Bridge.start(harness, "codex", Map.of());
+
+        // Copilot CLI asks this before initialize; Baton has no such method and no session yet.
+        JsonNode discover = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"server/discover\",\"params\":{}}");
+        bridge.tell(INITIALIZED); // before any session: refused by the sidecar, and not answered
+        JsonNode initialized = bridge.ask(INITIALIZE);
+
+        assertThat(discover.at("/id").asInt()).isEqualTo(5);
+        assertThat(discover.at("/error/message").asText()).contains("Mcp-Session-Id");
+        assertThat(initialized.at("/id").asInt()).isEqualTo(1);
+        assertThat(initialized.has("result")).isTrue();
+    }
+
+    @Test
+    void whenNoSidecarCanBeStartedEachRequestGetsAnErrorSayingWhyAndTheServerKeepsServing() throws Exception {
+        harness = HookHarness.withoutSidecar(dir);
+        bridge = Bridge.start(harness, "copilot", env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "2",
+                "BATON_HOOK_START_TIMEOUT", "2"));
+
+        JsonNode first = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\",\"method\":\"initialize\",\"params\":{}}");
+        bridge.tell(INITIALIZED);
+        JsonNode second = bridge.ask("{\"method\":\"tools/list\",\"jsonrpc\":\"2.0\",\"id\":-4}");
+
+        assertThat(first.at("/id").asText()).isEqualTo("a\"b");
+        assertThat(first.at("/error/message").asText()).isEqualTo("Baton's sidecar did not start within 2 s (see "
+                + harness.home().dir() + "/sidecar.log).");
+        assertThat(second.at("/id").asInt()).isEqualTo(-4);
+        assertThat(bridge.isAlive()).isTrue();
+    }
+
+    @Test
+    void claudeFileLockZeroMeansNoBatonServerForThatAgent() throws Exception {
+        harness = HookHarness.withoutSidecar(dir);
+        bridge = Bridge.start(harness, "claude", env("CLAUDE_FILE_LOCK", "0"));
+
+        assertThat(bridge.exitCode()).isZero();
+        assertThat(bridge.lines).isEmpty();
+        assertThat(harness.home().logFile()).doesNotExist();
+    }
+
+    /** A baton command that starts this build's sidecar on any free port, as the installed launcher would. */
+    private Path startingWrapper() throws IOException {
+        Path wrapper = dir.resolve("baton");
+        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        return wrapper;
+    }
+
+    /** The script running as an agent's MCP server: lines in, lines out. */
+    private static final class Bridge implements AutoCloseable {
+
+        private final Process process;
+        private final OutputStream stdin;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        private Bridge(Process process) {
+            this.process = process;
+            this.stdin = process.getOutputStream();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = out.readLine()) != null; ) {
+                        lines.add(line);
+                    }
+                } catch (IOException ended) {
+                    // the process was closed
+                }
+            }, "mcp-bridge-stdout");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Bridge start(HookHarness harness, String agent, Map<String, String> env) throws IOException {
+            ProcessBuilder builder = new ProcessBuilder(HookHarness.SCRIPT.toString(), agent, "Mcp")
+                    .redirectError(ProcessBuilder.Redirect.appendTo(harness.dir().resolve("bridge-stderr.txt").toFile()));
+            Map<String, String> environment = builder.environment();
+            List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_BIN", "BATON_HOOK_TIMEOUT", "BATON_HOOK_START_TIMEOUT",
+                    "XDG_STATE_HOME").forEach(environment::remove);
+            environment.put("BATON_HOME", harness.home().dir().toString());
+            environment.put("BATON_HOOK_TIMEOUT", HookHarness.HOOK_BUDGET_SECONDS);
+            environment.putAll(env);
+            return new Bridge(builder.start());
+        }
+
+        /** Sends a request and returns its answer, the next line the script prints. */
+        JsonNode ask(String request) throws Exception {
+            tell(request);
+            String line = lines.poll(ANSWER_SECONDS, TimeUnit.SECONDS);
+            assertThat(line).as("an answer to %s within %d s", request, ANSWER_SECONDS).isNotNull();
+            return Json.mapper().readTree(line);
+        }
+
+        void tell(String message) throws IOException {
+            stdin.write((message + "\n").getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        }
+
+        boolean isAlive() {
+            return process.isAlive();
+        }
+
+        int exitCode() throws Exception {
+            assertThat(process.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS)).as("the script exits").isTrue();
+            return process.exitValue();
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                stdin.close();
+            } catch (IOException alreadyGone) {
+                // it exited first
+            }
+            if (!process.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            assertThat(lines).as("lines nobody asked for").isEmpty();
+        }
+    }
+}
