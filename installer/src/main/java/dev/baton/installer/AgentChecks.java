@@ -24,9 +24,14 @@ final class AgentChecks {
     private record Installed(Scope scope, Path file, ObjectNode tree) {
     }
 
+    /** The doctor's check of an MCP entry, and the command line of the entry when it is Baton's as installed. */
+    private record McpEntry(Check check, List<String> command) {
+    }
+
     private final InstallLayout layout;
     private final Path project;
     private final HookProbe probe;
+    private final McpProbe mcpProbe;
     private final Map<String, String> environment;
 
     AgentChecks(InstallLayout layout, Path project, Map<String, String> environment) {
@@ -34,6 +39,7 @@ final class AgentChecks {
         this.project = project;
         this.environment = Map.copyOf(environment);
         this.probe = new HookProbe(environment);
+        this.mcpProbe = new McpProbe(environment);
     }
 
     void addTo(List<Check> checks) {
@@ -62,7 +68,11 @@ final class AgentChecks {
             if (agent == Agent.GEMINI) {
                 checks.add(geminiFolderTrust());
             }
-            checks.add(agent == Agent.CODEX ? codexMcp() : mcpEntry(agent));
+            McpEntry mcp = agent == Agent.CODEX ? codexMcp() : mcpEntry(agent);
+            checks.add(mcp.check());
+            if (!mcp.command().isEmpty()) {
+                checks.add(mcpRun(agent, mcp.command()));
+            }
             if (agent == Agent.CLAUDE) {
                 checks.add(claudeMcpRule(installed));
             }
@@ -174,7 +184,18 @@ final class AgentChecks {
                 + "; Claude Code asks before each Baton MCP tool and refuses them in -p mode", "");
     }
 
-    private Check mcpEntry(Agent agent) {
+    /** Starts the installed MCP server as the agent would and expects Baton's tools from it. */
+    private Check mcpRun(Agent agent, List<String> command) {
+        McpProbe.Outcome outcome = mcpProbe.probe(agent, command);
+        String subject = subject(agent, "MCP run");
+        return outcome.listed()
+                ? Check.ok(subject, outcome.description())
+                : Check.problem(subject, "Baton's MCP server, started as " + agent.displayName() + " starts it, "
+                        + outcome.description(), "fix the problems above, then run `baton doctor` again; the sidecar's"
+                        + " log is " + layout.sidecarHome().logFile());
+    }
+
+    private McpEntry mcpEntry(Agent agent) {
         String subject = subject(agent, "MCP");
         for (Scope scope : Scope.values()) {
             Target target = new Target(EnumSet.of(agent), scope, project);
@@ -188,39 +209,49 @@ final class AgentChecks {
                 // Only what Baton wrote matters; other keys may have been tuned by the user.
                 for (Map.Entry<String, JsonNode> field : expected.properties()) {
                     if (!field.getValue().equals(entry.get().get(field.getKey()))) {
-                        return Check.problem(subject, where + " does not run this install's " + HookCommand.MARKER
-                                + " as Baton's MCP server (" + field.getKey() + ")", installCommand(agent, scope));
+                        return new McpEntry(Check.problem(subject, where + " does not run this install's "
+                                + HookCommand.MARKER + " as Baton's MCP server (" + field.getKey() + ")",
+                                installCommand(agent, scope)), List.of());
                     }
                 }
-                return Check.ok(subject, where);
+                return new McpEntry(Check.ok(subject, where), commandLine(expected));
             }
         }
-        return Check.problem(subject, "no " + McpRegistration.SERVER + " server registered",
-                installCommand(agent, Scope.USER) + " (without --no-mcp)");
+        return new McpEntry(Check.problem(subject, "no " + McpRegistration.SERVER + " server registered",
+                installCommand(agent, Scope.USER) + " (without --no-mcp)"), List.of());
     }
 
-    private Check codexMcp() {
+    private McpEntry codexMcp() {
         Path config = AgentFiles.codexConfig(layout);
         try {
             Optional<JsonNode> server = Files.exists(config)
                     ? CodexConfigToml.mcpServer(Files.readString(config)) : Optional.empty();
             if (server.isEmpty()) {
-                return Check.problem("Codex MCP", "no " + McpRegistration.SERVER + " server in " + config,
-                        installCommand(Agent.CODEX, Scope.USER) + " (without --no-mcp)");
+                return new McpEntry(Check.problem("Codex MCP", "no " + McpRegistration.SERVER + " server in " + config,
+                        installCommand(Agent.CODEX, Scope.USER) + " (without --no-mcp)"), List.of());
             }
             JsonNode expected = CodexConfigToml.mcpServer(CodexConfigToml.withMcpServer("",
                     layout.hookScript().toAbsolutePath().toString())).orElseThrow();
             for (String key : List.of("command", "args")) {
                 if (!expected.get(key).equals(server.get().get(key))) {
-                    return Check.problem("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config
-                            + " does not run this install's " + HookCommand.MARKER + " as Baton's MCP server (" + key + ")",
-                            installCommand(Agent.CODEX, Scope.USER));
+                    return new McpEntry(Check.problem("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in "
+                            + config + " does not run this install's " + HookCommand.MARKER + " as Baton's MCP server ("
+                            + key + ")", installCommand(Agent.CODEX, Scope.USER)), List.of());
                 }
             }
-            return Check.ok("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config);
+            return new McpEntry(Check.ok("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in " + config),
+                    commandLine(expected));
         } catch (IOException e) {
-            return Check.problem("Codex MCP", "cannot read " + config + ": " + e.getMessage(), "repair " + config);
+            return new McpEntry(Check.problem("Codex MCP", "cannot read " + config + ": " + e.getMessage(),
+                    "repair " + config), List.of());
         }
+    }
+
+    /** An MCP entry's command and arguments, as the agent starts them. */
+    private static List<String> commandLine(JsonNode entry) {
+        List<String> command = new ArrayList<>(List.of(entry.path("command").asText()));
+        entry.path("args").forEach(arg -> command.add(arg.asText()));
+        return command;
     }
 
     private static Optional<JsonNode> findEntry(McpRegistration.Placement placement) {

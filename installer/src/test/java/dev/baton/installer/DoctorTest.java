@@ -45,7 +45,9 @@ class DoctorTest extends MachineFixture {
                 .contains("✔ Claude hooks     all 8 events in " + machine.userSettings())
                 .contains("✔ Copilot hooks    all 8 events in " + machine.home.resolve(".copilot/hooks/baton.json"))
                 .contains("✔ Claude MCP       mcpServers.baton in " + machine.home.resolve(".claude.json"))
-                .contains("✔ Copilot MCP      mcpServers.baton in " + machine.home.resolve(".copilot/mcp-config.json"));
+                .contains("✔ Copilot MCP      mcpServers.baton in " + machine.home.resolve(".copilot/mcp-config.json"))
+                .contains("✔ Claude MCP run   initialize and tools/list answered: 1 tools")
+                .contains("✔ Codex MCP run    initialize and tools/list answered: 1 tools");
         assertThat(exit).isZero();
     }
 
@@ -149,6 +151,46 @@ class DoctorTest extends MachineFixture {
                     assertThat(check.detail()).contains("does not run this install's baton-hook as Baton's MCP server (type)");
                     assertThat(check.fix()).isEqualTo("baton install --claude --scope user");
                 });
+    }
+
+    /** The MCP server is started as the agent starts it; one that cannot reach the sidecar is a problem, with why. */
+    @Test
+    void anMcpServerThatCannotListBatonsToolsIsAProblemThatSaysWhy() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+        Files.writeString(machine.layout().hookScript(), """
+                #!/usr/bin/env bash
+                [[ ${2-} == Mcp ]] || exit 0
+                while IFS= read -r line; do
+                  [[ $line == *'"id":2'* ]] && printf '%s\\n' '{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Baton'"'"'s sidecar did not start within 20 s"}}'
+                done
+                """);
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP run")).singleElement()
+                .satisfies(check -> {
+                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.detail()).isEqualTo("Baton's MCP server, started as Claude Code starts it, tools/list"
+                            + " failed: Baton's sidecar did not start within 20 s");
+                });
+    }
+
+    /** Codex gives an MCP server a few variables and those its entry names: the doctor's run gets no more. */
+    @Test
+    void codexsMcpServerIsProbedWithOnlyTheVariablesCodexPassesOn() throws Exception {
+        machine.install(Scope.USER, Agent.CODEX);
+        Path seen = machine.root.resolve("mcp-env");
+        String standIn = new String(TestMachine.SCRIPT.content(), java.nio.charset.StandardCharsets.UTF_8);
+        Files.writeString(machine.layout().hookScript(), standIn.replace("# stand-in for the packaged hook script",
+                "[[ ${2-} == Mcp ]] && env >" + seen));
+        java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("HOME", machine.home.toString(),
+                "PATH", "/usr/bin:/bin", "BATON_HOME", machine.layout().batonHome().toString(),
+                "BATON_PORT", "7999", "AWS_SECRET_ACCESS_KEY", "not for Baton"));
+
+        List<Doctor.Check> checks = new Doctor(machine.layout(), machine.project, Duration.ofSeconds(2), env).run();
+
+        assertThat(checks).filteredOn(check -> check.subject().equals("Codex MCP run")).singleElement()
+                .satisfies(check -> assertThat(check.status()).isEqualTo(Doctor.Status.OK));
+        assertThat(read(seen)).contains("BATON_HOME=" + machine.layout().batonHome(), "BATON_PORT=7999", "HOME=")
+                .doesNotContain("AWS_SECRET_ACCESS_KEY");
     }
 
     private Doctor doctor() {

@@ -17,8 +17,19 @@ import java.util.stream.Stream;
 /** A user's machine inside a temporary directory: a home, one project, a Baton jar, and what the commands print. */
 final class TestMachine {
 
-    static final HookScript SCRIPT = new HookScript(
-            "#!/usr/bin/env bash\n# stand-in for the packaged hook script\nexit 0\n".getBytes(StandardCharsets.UTF_8));
+    /** Stands in for the packaged hook script: lets every hook call through, and as MCP server lists one tool. */
+    static final HookScript SCRIPT = new HookScript("""
+            #!/usr/bin/env bash
+            # stand-in for the packaged hook script
+            [[ ${2-} == Mcp ]] || exit 0
+            while IFS= read -r line; do
+              [[ $line =~ \\"id\\":([0-9]+) ]] || continue
+              case $line in
+                *'"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"lock_acquire"}]}}\\n' "${BASH_REMATCH[1]}" ;;
+                *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\\n' "${BASH_REMATCH[1]}" ;;
+              esac
+            done
+            """.getBytes(StandardCharsets.UTF_8));
 
     final Path root;
     final Path home;

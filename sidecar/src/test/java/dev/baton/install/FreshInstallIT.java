@@ -72,7 +72,8 @@ class FreshInstallIT {
 
         FreshMachine.Result healthy = machine.doctor("--project", machine.repo.root().toString());
 
-        assertThat(healthy.out()).as(healthy.out()).contains("✔ Claude hook run").contains("All checks passed.");
+        assertThat(healthy.out()).as(healthy.out()).contains("✔ Claude hook run")
+                .contains("✔ Claude MCP run   initialize and tools/list answered: 10 tools").contains("All checks passed.");
         assertThat(healthy.exit()).isZero();
         BatonHome home = machine.batonHome();
         home.writeAtomically(home.tokenFile(), "0".repeat(64) + "\n"); // not the running sidecar's token
@@ -81,7 +82,9 @@ class FreshInstallIT {
 
         assertThat(broken.exit()).as(broken.out()).isEqualTo(1);
         assertThat(broken.out()).contains("✘ Claude hook run").contains("did not allow a probe edit")
-                .contains("HTTP 401");
+                .contains("HTTP 401")
+                .contains("✘ Claude MCP run   Baton's MCP server, started as Claude Code starts it, initialize failed:"
+                        + " Baton's sidecar refused the MCP request (HTTP 401)");
     }
 
     @Test

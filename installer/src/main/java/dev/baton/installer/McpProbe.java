@@ -1,0 +1,126 @@
+package dev.baton.installer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts an installed MCP server command the way its agent starts it (the command and its arguments, no shell; for
+ * Codex only the variables Codex passes on), says initialize, asks tools/list and closes its input, then says
+ * whether Baton's tools came back or what the server answered instead.
+ */
+final class McpProbe {
+
+    /** What the probe saw: Baton's tools listed or not, and in words. */
+    record Outcome(boolean listed, String description) {
+    }
+
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+    /** What Codex gives every MCP server it starts, besides the variables its entry names. */
+    private static final Set<String> CODEX_BASICS = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG",
+            "LC_ALL", "TERM", "TMPDIR", "TZ");
+    private static final String MESSAGES = String.join("\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"baton-doctor\",\"version\":\"1\"}}}",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}", "");
+
+    private final Map<String, String> environment;
+
+    McpProbe(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    Outcome probe(Agent agent, List<String> command) {
+        Path out = null;
+        Path err = null;
+        try {
+            out = Files.createTempFile("baton-doctor", ".out");
+            err = Files.createTempFile("baton-doctor", ".err");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            builder.environment().clear();
+            builder.environment().putAll(agent == Agent.CODEX ? codexEnvironment() : environment);
+            Process process = builder.start();
+            try (OutputStream stdin = process.getOutputStream()) {
+                stdin.write(MESSAGES.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException closedEarly) {
+                // the server may exit without reading; what it printed says why
+            }
+            if (!process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return new Outcome(false, "no answer to initialize and tools/list within " + LIMIT.toSeconds() + " s");
+            }
+            return judge(Files.readAllLines(out, StandardCharsets.UTF_8), Files.readString(err).strip());
+        } catch (IOException e) {
+            return new Outcome(false, "could not run " + command.get(0) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome(false, "interrupted");
+        } finally {
+            deleteQuietly(out);
+            deleteQuietly(err);
+        }
+    }
+
+    private static Outcome judge(List<String> lines, String stderr) {
+        for (String line : lines) {
+            JsonNode answer;
+            try {
+                answer = JsonText.MAPPER.readTree(line);
+            } catch (IOException notJson) {
+                return new Outcome(false, "it printed something that is not JSON-RPC: " + shorten(line));
+            }
+            if (answer == null || answer.path("id").asInt() != 2) {
+                if (answer != null && answer.has("error")) {
+                    return new Outcome(false, "initialize failed: " + answer.path("error").path("message").asText());
+                }
+                continue;
+            }
+            if (answer.has("error")) {
+                return new Outcome(false, "tools/list failed: " + answer.path("error").path("message").asText());
+            }
+            List<String> names = new ArrayList<>();
+            answer.path("result").path("tools").forEach(tool -> names.add(tool.path("name").asText()));
+            if (!names.contains("lock_acquire")) {
+                return new Outcome(false, "tools/list did not list Baton's tools: " + names);
+            }
+            return new Outcome(true, "initialize and tools/list answered: " + names.size() + " tools");
+        }
+        return new Outcome(false, "no answer to tools/list" + (stderr.isEmpty() ? "" : ": " + shorten(stderr)));
+    }
+
+    private Map<String, String> codexEnvironment() {
+        Map<String, String> passed = new HashMap<>();
+        environment.forEach((name, value) -> {
+            if (CODEX_BASICS.contains(name) || CodexConfigToml.MCP_VARIABLES.contains(name)) {
+                passed.put(name, value);
+            }
+        });
+        return passed;
+    }
+
+    private static String shorten(String text) {
+        String line = text.lines().findFirst().orElse("");
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file; the system cleans it up
+            }
+        }
+    }
+}
