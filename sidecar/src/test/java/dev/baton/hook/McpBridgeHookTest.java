@@ -134,6 +134,22 @@ class McpBridgeHookTest {
         assertThat(bridge.isAlive()).isTrue();
     }
 
+    /**
+     * A Claude hook that Copilot CLI runs does nothing when Copilot has Baton's own hooks; Claude Code's MCP server
+     * is no hook, and answers all the same.
+     */
+    @Test
+    void claudesServerAnswersWhereCopilotHasBatonsHooksToo() throws Exception {
+        harness = HookHarness.start(dir);
+        Path copilotHome = Files.createDirectories(dir.resolve("copilot-home/hooks"));
+        Files.writeString(copilotHome.resolve("baton.json"), "{}");
+        bridge = Bridge.start(harness, "claude", env("COPILOT_HOME", copilotHome.getParent().toString()));
+
+        JsonNode initialized = bridge.ask(INITIALIZE);
+
+        assertThat(initialized.at("/result/serverInfo/name").asText()).isEqualTo("baton");
+    }
+
     @Test
     void claudeFileLockZeroMeansNoBatonServerForThatAgent() throws Exception {
         harness = HookHarness.withoutSidecar(dir);
@@ -181,7 +197,7 @@ class McpBridgeHookTest {
                     .redirectError(ProcessBuilder.Redirect.appendTo(harness.dir().resolve("bridge-stderr.txt").toFile()));
             Map<String, String> environment = builder.environment();
             List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_BIN", "BATON_HOOK_TIMEOUT", "BATON_HOOK_START_TIMEOUT",
-                    "XDG_STATE_HOME").forEach(environment::remove);
+                    "XDG_STATE_HOME", "CLAUDECODE", "COPILOT_HOME").forEach(environment::remove);
             environment.put("BATON_HOME", harness.home().dir().toString());
             environment.put("BATON_HOOK_TIMEOUT", HookHarness.HOOK_BUDGET_SECONDS);
             environment.putAll(env);
