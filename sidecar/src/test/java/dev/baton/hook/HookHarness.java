@@ -169,6 +169,15 @@ final class HookHarness implements AutoCloseable {
         return new ScriptRun(script.exitValue(), Files.readString(out), Files.readString(err), elapsed);
     }
 
+    /** A baton command that starts this build's sidecar on any free port, as the installed launcher would. */
+    Path startingWrapper() throws IOException {
+        Path wrapper = dir.resolve("baton");
+        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        return wrapper;
+    }
+
     /** Posts a payload to the hook endpoint directly, with the sidecar's token. */
     HttpResponse<String> post(String query, byte[] body) throws IOException {
         String endpoint = home.readEndpoint().orElseThrow();

@@ -63,7 +63,7 @@ class McpBridgeHookTest {
     @Test
     void anAgentThatStartsItsServerBeforeAnySidecarRunsGetsBatonsToolsFromTheSidecarItStarts() throws Exception {
         harness = HookHarness.withoutSidecar(dir);
-        bridge = Bridge.start(harness, "copilot", env("BATON_BIN", startingWrapper().toString(), "BATON_HOOK_START_TIMEOUT", "60"));
+        bridge = Bridge.start(harness, "copilot", env("BATON_BIN", harness.startingWrapper().toString(), "BATON_HOOK_START_TIMEOUT", "60"));
 
         JsonNode initialized = bridge.ask(INITIALIZE);
         bridge.tell(INITIALIZED);
@@ -158,15 +158,6 @@ class McpBridgeHookTest {
         assertThat(bridge.exitCode()).isZero();
         assertThat(bridge.lines).isEmpty();
         assertThat(harness.home().logFile()).doesNotExist();
-    }
-
-    /** A baton command that starts this build's sidecar on any free port, as the installed launcher would. */
-    private Path startingWrapper() throws IOException {
-        Path wrapper = dir.resolve("baton");
-        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
-        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
-        return wrapper;
     }
 
     /** The script running as an agent's MCP server: lines in, lines out. */

@@ -63,7 +63,7 @@ class SidecarAvailabilityHookTest {
 
     @Test
     void aSidecarThatIsDownIsStartedAndTheEditGoesThrough() throws Exception {
-        Path wrapper = startingWrapper();
+        Path wrapper = harness.startingWrapper();
 
         // A cold JVM on a busy build machine may need more than the default budget to start serving.
         ScriptRun run = harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"),
@@ -75,15 +75,6 @@ class SidecarAvailabilityHookTest {
         ScriptRun denied = harness.run("claude", "PreToolUse",
                 harness.sample("claude-pretooluse-edit.json").replace(CLAUDE_SESSION, "someone-else"));
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
-    }
-
-    /** A baton command that starts this build's sidecar on any free port, as the installed launcher would. */
-    private Path startingWrapper() throws IOException {
-        Path wrapper = dir.resolve("baton");
-        Files.writeString(wrapper, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
-        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
-        return wrapper;
     }
 
     @Test
