@@ -12,17 +12,18 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The hook script as Baton's MCP server over stdio ({@code baton-hook AGENT Mcp}), run as an agent runs it: one
@@ -125,12 +126,55 @@ class McpBridgeHookTest {
 
         JsonNode first = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\",\"method\":\"initialize\",\"params\":{}}");
         bridge.tell(INITIALIZED);
-        JsonNode second = bridge.ask("{\"method\":\"tools/list\",\"jsonrpc\":\"2.0\",\"id\":-4}");
+        bridge.tell("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1,\"id\":5}}");
+        // Gemini CLI writes the id last; a tool's arguments may hold ids of their own, even in strings.
+        JsonNode second = bridge.ask("{\"method\":\"tools/call\",\"params\":{\"name\":\"lock_status\",\"arguments\":"
+                + "{\"id\":\"zzz\",\"note\":\"{\\\"id\\\":7}\",\"deeper\":[{\"id\":8}]}},\"jsonrpc\":\"2.0\",\"id\":-4}");
 
         assertThat(first.at("/id").asText()).isEqualTo("a\"b");
         assertThat(first.at("/error/message").asText()).isEqualTo("Baton's sidecar did not start within 2 s (see "
                 + harness.home().dir() + "/sidecar.log).");
         assertThat(second.at("/id").asInt()).isEqualTo(-4);
+        assertThat(bridge.isAlive()).isTrue();
+    }
+
+    /**
+     * Seeded random sessions of requests and notifications, with ids of every kind (numbers, strings with quotes,
+     * braces and backslashes), written first or last, and tool arguments holding ids of their own: every request is
+     * answered once, in order, with its own id, and no notification is.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void everyRequestGetsExactlyOneAnswerWithItsOwnIdAndNoNotificationGetsAny(long seed) throws Exception {
+        harness = HookHarness.start(dir);
+        bridge = Bridge.start(harness, "codex", Map.of());
+        bridge.ask(INITIALIZE);
+        Random random = new Random(seed);
+        List<String> methods = List.of("ping", "tools/list", "tools/call", "no/such/method");
+
+        for (int i = 0; i < 40; i++) {
+            String method = methods.get(random.nextInt(methods.size()));
+            String params = method.equals("tools/call")
+                    ? "{\"name\":\"lock_status\",\"arguments\":{\"id\":" + random.nextInt(100) + ",\"files\":[]}}"
+                    : "{\"id\":\"" + random.nextInt(100) + "\"}";
+            if (random.nextInt(4) == 0) {
+                bridge.tell("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/" + method + "\",\"params\":" + params + "}");
+                continue;
+            }
+            String id = switch (random.nextInt(3)) {
+                case 0 -> Integer.toString(random.nextInt(2_000_000) - 1_000_000);
+                case 1 -> Json.mapper().writeValueAsString("r" + i + "\"}{[\\" + random.nextInt(1000));
+                default -> "\"" + i + "\"";
+            };
+            String request = random.nextBoolean()
+                    ? "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + params + "}"
+                    : "{\"method\":\"" + method + "\",\"params\":" + params + ",\"jsonrpc\":\"2.0\",\"id\":" + id + "}";
+
+            JsonNode answer = bridge.ask(request);
+
+            assertThat(answer.get("id")).as("the answer to %s", request).isEqualTo(Json.mapper().readTree(id));
+            assertThat(answer.has("result") != answer.has("error")).isTrue();
+        }
         assertThat(bridge.isAlive()).isTrue();
     }
 
