@@ -60,6 +60,7 @@ public final class OtherUser {
         try {
             return new Listener(process, heard, Integer.parseInt(heard.readLine().trim()));
         } catch (IOException | RuntimeException e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             throw e;
         }
@@ -86,8 +87,10 @@ public final class OtherUser {
             return heard.readLine();
         }
 
+        /** Ends the listener itself too: it runs below su, as the other user, and outlives a killed su. */
         @Override
         public void close() {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
     }
