@@ -12,9 +12,9 @@ record SidecarEndpoint(String host, int port) {
     static final String LOOPBACK = BatonHome.LOOPBACK;
 
     /**
-     * The port every sidecar started for this user listens on ({@code BATON_PORT}, else 7433): what an agent's
-     * MCP entry names, since it outlives any one sidecar. A port of 0 (any free port) changes at every start, so
-     * nothing could be registered with it.
+     * The port every sidecar started for this user listens on ({@code BATON_PORT}, else 7433): what the service
+     * manager's socket listens on, since it outlives any one sidecar. A port of 0 (any free port) changes at every
+     * start, so no socket could be set up for it.
      */
     static SidecarEndpoint configured(InstallLayout layout) throws InstallerException {
         if (layout.portOverride().isEmpty()) {
@@ -23,9 +23,9 @@ record SidecarEndpoint(String host, int port) {
         String text = layout.portOverride().get().strip();
         if (text.equals("0")) {
             throw new InstallerException("BATON_PORT=0 lets the sidecar take any free port, a new one at every start,"
-                    + " so the agents' MCP entries could not name it. Install with a fixed port (unset BATON_PORT for "
-                    + DEFAULT_PORT + ", or export BATON_PORT=N with N from 1 to 65535 wherever the agents run),"
-                    + " or install with --no-mcp.");
+                    + " so the service manager's socket could not listen on it for the sidecar. Set up the service with"
+                    + " a fixed port (unset BATON_PORT for " + DEFAULT_PORT + ", or export BATON_PORT=N with N from 1 to"
+                    + " 65535), or leave the sidecar to the hooks, which start it on any port.");
         }
         return new SidecarEndpoint(LOOPBACK, parsePort(text, "BATON_PORT"));
     }
@@ -58,10 +58,6 @@ record SidecarEndpoint(String host, int port) {
             // reported below
         }
         throw new InstallerException(source + " gives port '" + text + "'; a port is a number from 1 to 65535.");
-    }
-
-    String mcpUrl() {
-        return "http://" + host + ":" + port + "/mcp";
     }
 
     URI healthUri() {

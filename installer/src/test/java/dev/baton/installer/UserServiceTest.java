@@ -158,6 +158,18 @@ class UserServiceTest extends MachineFixture {
                 .isInstanceOf(InstallerException.class).hasMessageContaining("Run `baton install` first");
     }
 
+    /** The agents need no fixed port any more; the service manager's socket does. */
+    @Test
+    void portZeroInstallsForTheAgentsButNotAsAService() throws Exception {
+        machine.env.put("BATON_PORT", "0");
+        machine.install(Scope.USER);
+
+        assertThatThrownBy(() -> service().units())
+                .isInstanceOf(InstallerException.class)
+                .hasMessageContaining("BATON_PORT=0")
+                .hasMessageContaining("service manager's socket");
+    }
+
     private UserService service() {
         return new UserService(machine.layout(), machine.env, UserService.Platform.SYSTEMD);
     }
