@@ -37,10 +37,9 @@ public final class HookRoutes {
 
     private void handle(Context ctx) {
         String agent = Bodies.requiredQuery(ctx, "agent");
-        String event = ctx.queryParam("event");
         HookCaller caller = HookCaller.of(ctx, pid(ctx.queryParam("pid"), "pid"), pid(ctx.queryParam("ppid"), "ppid"));
-        HookOutput output = service.handle(new HookService.HookRequest(agent, event, caller.ppid(), ctx.bodyAsBytes(),
-                caller.peer()));
+        HookOutput output = service.handle(new HookService.HookRequest(agent, ctx.queryParam("event"),
+                caller.ppid(), ctx.bodyAsBytes(), caller.peer()));
         byte[] text = output.text().getBytes(StandardCharsets.UTF_8);
         ctx.status(200);
         ctx.header(EXIT_HEADER, Integer.toString(output.exitCode()));

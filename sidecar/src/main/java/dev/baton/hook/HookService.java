@@ -63,7 +63,10 @@ final class HookService {
     }
 
     HookOutput handle(HookRequest request) {
-        requireAgent(request.agent());
+        if (request.agent() == null || !Dialect.AGENTS.contains(request.agent())) {
+            throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
+                    + ", was '" + request.agent() + "'");
+        }
         HookPayload payload = HookPayload.parse(request.body());
         Dialect dialect = Dialect.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
@@ -84,13 +87,6 @@ final class HookService {
             case OTHER -> HookReply.SILENT;
         };
         return dialect.render(reply, call.event());
-    }
-
-    private static void requireAgent(String agent) {
-        if (agent == null || !Dialect.AGENTS.contains(agent)) {
-            throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
-                    + ", was '" + agent + "'");
-        }
     }
 
     private HookReply sessionStart(HookCall call, Dialect dialect, long ppid) {
