@@ -2,16 +2,15 @@ package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -24,8 +23,6 @@ final class HookProbe {
     /** What the probe saw: allowed or not, and in words why. */
     record Outcome(boolean allowed, String description) {
     }
-
-    private static final Duration LIMIT = Duration.ofSeconds(60);
 
     private final Map<String, String> environment;
 
@@ -43,15 +40,19 @@ final class HookProbe {
             scratch = Files.createTempDirectory("baton-doctor-");
             String session = "baton-doctor-" + UUID.randomUUID();
             Path file = scratch.resolve("probe.txt");
-            Run edit = run(agent, editCommand, editPayload(agent, session, scratch, file), scratch);
+            ProbeRun edit = run(agent, editCommand, editPayload(agent, session, scratch, file), scratch);
             if (endCommand.isPresent()) {
                 run(agent, endCommand.get(), endPayload(agent, session, scratch), scratch);
             }
-            if (edit.exit != 0) {
-                return new Outcome(false, "exit " + edit.exit + ": " + firstLine(edit.err.isBlank() ? edit.out : edit.err));
+            if (edit.timedOut()) {
+                return new Outcome(false, "exit -1: no answer within " + ProbeRun.LIMIT.toSeconds() + " s");
             }
-            if (edit.out.contains("\"deny\"") || edit.out.contains("\"block\"")) {
-                return new Outcome(false, "denied: " + firstLine(edit.out));
+            if (edit.exit() != 0) {
+                return new Outcome(false, "exit " + edit.exit() + ": "
+                        + ProbeRun.firstLine(edit.err().isBlank() ? edit.out() : edit.err()));
+            }
+            if (edit.out().contains("\"deny\"") || edit.out().contains("\"block\"")) {
+                return new Outcome(false, "denied: " + ProbeRun.firstLine(edit.out()));
             }
             return new Outcome(true, "an edit of a scratch file was allowed");
         } catch (IOException e) {
@@ -64,34 +65,14 @@ final class HookProbe {
         }
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run run(Agent agent, String command, String payload, Path directory) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(directory.toFile());
-        builder.environment().clear();
-        builder.environment().putAll(environment);
+    /** The hook command as the agent runs it: {@code /bin/sh -c COMMAND} in the project, the payload on stdin. */
+    private ProbeRun run(Agent agent, String command, String payload, Path directory)
+            throws IOException, InterruptedException {
+        Map<String, String> env = new HashMap<>(environment);
         if (agent == Agent.CLAUDE) {
-            builder.environment().put("CLAUDECODE", "1"); // as Claude Code sets it for its hooks
+            env.put("CLAUDECODE", "1"); // as Claude Code sets it for its hooks
         }
-        Path out = Files.createTempFile("baton-doctor", ".out");
-        Path err = Files.createTempFile("baton-doctor", ".err");
-        try {
-            Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            try (OutputStream stdin = process.getOutputStream()) {
-                stdin.write(payload.getBytes(StandardCharsets.UTF_8));
-            } catch (IOException closedEarly) {
-                // the hook may exit without reading its input; its exit code says what happened
-            }
-            if (!process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return new Run(-1, "", "no answer within " + LIMIT.toSeconds() + " s");
-            }
-            return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
+        return ProbeRun.run(List.of("/bin/sh", "-c", command), env, directory, payload.getBytes(StandardCharsets.UTF_8));
     }
 
     static String editPayload(Agent agent, String session, Path cwd, Path file) {
@@ -135,11 +116,6 @@ final class HookProbe {
     private static ObjectNode base(ObjectNode payload, String session, Path cwd, String event) {
         return payload.put("session_id", session).put("transcript_path", cwd.resolve("transcript.jsonl").toString())
                 .put("cwd", cwd.toString()).put("hook_event_name", event);
-    }
-
-    private static String firstLine(String text) {
-        String line = text.strip().lines().findFirst().orElse("(no output)");
-        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
     }
 
     private static void deleteQuietly(Path dir) {

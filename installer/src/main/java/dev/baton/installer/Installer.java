@@ -14,7 +14,6 @@ import java.util.Optional;
  */
 public final class Installer {
 
-
     private final InstallLayout layout;
     private final HookScript script;
     private final ProgramSource program;

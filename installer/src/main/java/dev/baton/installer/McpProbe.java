@@ -2,17 +2,12 @@ package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Starts an installed MCP server command the way its agent starts it (the command and its arguments, no shell; for
@@ -25,7 +20,6 @@ final class McpProbe {
     record Outcome(boolean listed, String description) {
     }
 
-    private static final Duration LIMIT = Duration.ofSeconds(60);
     /** What Codex gives every MCP server it starts, besides the variables its entry names. */
     private static final Set<String> CODEX_BASICS = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG",
             "LC_ALL", "TERM", "TMPDIR", "TZ");
@@ -42,33 +36,18 @@ final class McpProbe {
     }
 
     Outcome probe(Agent agent, List<String> command) {
-        Path out = null;
-        Path err = null;
         try {
-            out = Files.createTempFile("baton-doctor", ".out");
-            err = Files.createTempFile("baton-doctor", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-            builder.environment().clear();
-            builder.environment().putAll(agent == Agent.CODEX ? codexEnvironment() : environment);
-            Process process = builder.start();
-            try (OutputStream stdin = process.getOutputStream()) {
-                stdin.write(MESSAGES.getBytes(StandardCharsets.UTF_8));
-            } catch (IOException closedEarly) {
-                // the server may exit without reading; what it printed says why
+            ProbeRun run = ProbeRun.run(command, agent == Agent.CODEX ? codexEnvironment() : environment, null,
+                    MESSAGES.getBytes(StandardCharsets.UTF_8));
+            if (run.timedOut()) {
+                return new Outcome(false, "no answer to initialize and tools/list within " + ProbeRun.LIMIT.toSeconds() + " s");
             }
-            if (!process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return new Outcome(false, "no answer to initialize and tools/list within " + LIMIT.toSeconds() + " s");
-            }
-            return judge(Files.readAllLines(out, StandardCharsets.UTF_8), Files.readString(err).strip());
+            return judge(run.out().lines().toList(), run.err().strip());
         } catch (IOException e) {
             return new Outcome(false, "could not run " + command.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome(false, "interrupted");
-        } finally {
-            deleteQuietly(out);
-            deleteQuietly(err);
         }
     }
 
@@ -78,7 +57,7 @@ final class McpProbe {
             try {
                 answer = JsonText.MAPPER.readTree(line);
             } catch (IOException notJson) {
-                return new Outcome(false, "it printed something that is not JSON-RPC: " + shorten(line));
+                return new Outcome(false, "it printed something that is not JSON-RPC: " + ProbeRun.firstLine(line));
             }
             if (answer == null || answer.path("id").asInt() != 2) {
                 if (answer != null && answer.has("error")) {
@@ -96,7 +75,7 @@ final class McpProbe {
             }
             return new Outcome(true, "initialize and tools/list answered: " + names.size() + " tools");
         }
-        return new Outcome(false, "no answer to tools/list" + (stderr.isEmpty() ? "" : ": " + shorten(stderr)));
+        return new Outcome(false, "no answer to tools/list" + (stderr.isEmpty() ? "" : ": " + ProbeRun.firstLine(stderr)));
     }
 
     private Map<String, String> codexEnvironment() {
@@ -107,20 +86,5 @@ final class McpProbe {
             }
         });
         return passed;
-    }
-
-    private static String shorten(String text) {
-        String line = text.lines().findFirst().orElse("");
-        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
-    }
-
-    private static void deleteQuietly(Path file) {
-        if (file != null) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException ignored) {
-                // a temporary file; the system cleans it up
-            }
-        }
     }
 }
