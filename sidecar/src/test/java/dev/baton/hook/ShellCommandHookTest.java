@@ -87,7 +87,6 @@ class ShellCommandHookTest extends HookFixture {
         String endpoint = harness.home().readEndpoint().orElseThrow();
         EventClient events = EventClient.connect(Integer.parseInt(endpoint.substring(endpoint.indexOf(':') + 1)),
                 harness.home().readToken().orElseThrow(), null, true);
-        events.firstFrame(); // subscribed: what happens from here on comes as events, not in the snapshot
 
         StandInAgent.ShellCall call = b.bash("python3 -c \"open('" + CART + "', 'w').write('by B\\n')\"");
 

@@ -34,6 +34,12 @@ public final class EventClient implements WebSocket.Listener, AutoCloseable {
         this.reading = reading;
     }
 
+    /**
+     * Connects to the event stream. A reading client without {@code since} returns once its snapshot has arrived:
+     * the sidecar subscribes a client after the upgrade the client already saw completed, and what happens before
+     * that is in the snapshot, never an event of its own, so a caller that acts before then could wait for an event
+     * that never comes.
+     */
     public static EventClient connect(int port, String token, Long since, boolean reading) {
         EventClient client = new EventClient(reading);
         String query = since == null ? "" : "?since=" + since;
@@ -41,6 +47,9 @@ public final class EventClient implements WebSocket.Listener, AutoCloseable {
                 .buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/events" + query), client)
                 .orTimeout(10, TimeUnit.SECONDS)
                 .join();
+        if (reading && since == null) {
+            client.firstFrame();
+        }
         return client;
     }
 
