@@ -139,11 +139,7 @@ final class HookHarness implements AutoCloseable {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
         Map<String, String> environment = builder.environment();
-        List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "BATON_HOOK_TIMEOUT",
-                "BATON_HOOK_START_TIMEOUT", "XDG_STATE_HOME").forEach(environment::remove);
-        environment.put("BATON_HOME", home.dir().toString());
-        environment.put("BATON_HOOK_TIMEOUT", HOOK_BUDGET_SECONDS);
-        environment.putAll(env);
+        scriptEnvironment(environment, env);
         // A test that sets no start budget gets its call budget for starts too, never the script's default.
         environment.putIfAbsent("BATON_HOOK_START_TIMEOUT", environment.get("BATON_HOOK_TIMEOUT"));
         long budget = Math.max(Long.parseLong(environment.get("BATON_HOOK_TIMEOUT")),
@@ -176,6 +172,30 @@ final class HookHarness implements AutoCloseable {
                 + "' -cp '" + System.getProperty("java.class.path") + "' dev.baton.cli.BatonCommand \"$@\" --port 0\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
         return wrapper;
+    }
+
+    /**
+     * The environment the script runs with, from this process's: none of the switches and budgets the machine's
+     * own agents may have set, this harness's home and budget, then {@code env}.
+     */
+    void scriptEnvironment(Map<String, String> environment, Map<String, String> env) {
+        List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "BATON_HOOK_TIMEOUT",
+                "BATON_HOOK_START_TIMEOUT", "XDG_STATE_HOME", "CLAUDECODE", "COPILOT_HOME").forEach(environment::remove);
+        environment.put("BATON_HOME", home.dir().toString());
+        environment.put("BATON_HOOK_TIMEOUT", HOOK_BUDGET_SECONDS);
+        environment.putAll(env);
+    }
+
+    /** Stops a sidecar the script started as a process of its own in this harness's home, if one runs. */
+    void stopSidecarTheScriptStarted() throws Exception {
+        Path pidFile = home.pidFile();
+        if (Files.exists(pidFile)) {
+            Optional<ProcessHandle> sidecar = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()));
+            if (sidecar.isPresent() && sidecar.get().pid() != ProcessHandle.current().pid()) {
+                sidecar.get().destroy();
+                sidecar.get().onExit().get(30, TimeUnit.SECONDS);
+            }
+        }
     }
 
     /** Posts a payload to the hook endpoint directly, with the sidecar's token. */

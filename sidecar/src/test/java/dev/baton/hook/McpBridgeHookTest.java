@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -50,14 +49,7 @@ class McpBridgeHookTest {
         }
         if (harness != null) {
             harness.close();
-            Path pidFile = harness.home().pidFile();
-            if (Files.exists(pidFile)) { // a sidecar the script started as its own process
-                Optional<ProcessHandle> sidecar = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()));
-                if (sidecar.isPresent() && sidecar.get().pid() != ProcessHandle.current().pid()) {
-                    sidecar.get().destroy();
-                    sidecar.get().onExit().get(30, TimeUnit.SECONDS);
-                }
-            }
+            harness.stopSidecarTheScriptStarted();
         }
     }
 
@@ -230,12 +222,7 @@ class McpBridgeHookTest {
         static Bridge start(HookHarness harness, String agent, Map<String, String> env) throws IOException {
             ProcessBuilder builder = new ProcessBuilder(HookHarness.SCRIPT.toString(), agent, "Mcp")
                     .redirectError(ProcessBuilder.Redirect.appendTo(harness.dir().resolve("bridge-stderr.txt").toFile()));
-            Map<String, String> environment = builder.environment();
-            List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_BIN", "BATON_HOOK_TIMEOUT", "BATON_HOOK_START_TIMEOUT",
-                    "XDG_STATE_HOME", "CLAUDECODE", "COPILOT_HOME").forEach(environment::remove);
-            environment.put("BATON_HOME", harness.home().dir().toString());
-            environment.put("BATON_HOOK_TIMEOUT", HookHarness.HOOK_BUDGET_SECONDS);
-            environment.putAll(env);
+            harness.scriptEnvironment(builder.environment(), env);
             return new Bridge(builder.start());
         }
 

@@ -7,10 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,15 +34,7 @@ class SidecarAvailabilityHookTest {
 
     @AfterEach
     void stopAnySidecarTheScriptStarted() throws Exception {
-        Path pidFile = harness.home().pidFile();
-        if (Files.exists(pidFile)) {
-            long pid = Long.parseLong(Files.readString(pidFile).trim());
-            Optional<ProcessHandle> sidecar = ProcessHandle.of(pid);
-            if (sidecar.isPresent()) {
-                sidecar.get().destroy();
-                sidecar.get().onExit().get(30, TimeUnit.SECONDS);
-            }
-        }
+        harness.stopSidecarTheScriptStarted();
     }
 
     @Test
