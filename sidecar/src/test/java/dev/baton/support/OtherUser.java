@@ -60,8 +60,7 @@ public final class OtherUser {
         try {
             return new Listener(process, heard, Integer.parseInt(heard.readLine().trim()));
         } catch (IOException | RuntimeException e) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            Listener.end(process);
             throw e;
         }
     }
@@ -87,11 +86,15 @@ public final class OtherUser {
             return heard.readLine();
         }
 
-        /** Ends the listener itself too: it runs below su, as the other user, and outlives a killed su. */
         @Override
         public void close() {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            end(process);
+        }
+
+        /** Ends the listener itself too: it runs below su, as the other user, and outlives a killed su. */
+        private static void end(Process su) {
+            su.descendants().forEach(ProcessHandle::destroyForcibly);
+            su.destroyForcibly();
         }
     }
 
