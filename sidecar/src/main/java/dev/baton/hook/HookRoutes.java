@@ -2,10 +2,14 @@ package dev.baton.hook;
 
 import dev.baton.Baton;
 import dev.baton.http.Bodies;
+import dev.baton.http.Callers;
+import dev.baton.session.ProcessIdentity;
+import dev.baton.shell.Enforcement;
 import dev.baton.state.BatonException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -22,6 +26,9 @@ public final class HookRoutes {
 
     public static final String EXIT_HEADER = "X-Baton-Exit";
     public static final String STREAM_HEADER = "X-Baton-Stream";
+    public static final String GUARD_HEADER = "X-Baton-Guard";
+    public static final String RUN_HEADER = "X-Baton-Run";
+    public static final String FILES_HEADER = "X-Baton-Files";
 
     private final HookService service;
 
@@ -32,7 +39,58 @@ public final class HookRoutes {
     /** The hook route group for {@code HttpApi}, with the seams later features plug into. */
     public static Consumer<RoutesConfig> of(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         HookRoutes routes = new HookRoutes(new HookService(baton, scope, notices, denials));
-        return config -> config.post("/v1/hooks", routes::handle);
+        return config -> {
+            config.post("/v1/hooks", routes::handle);
+            config.post("/v1/shell/guard", routes::guard);
+            config.post("/v1/shell/ended", routes::ended);
+        };
+    }
+
+    /**
+     * {@code POST /v1/shell/guard?pid=PID&ppid=PID[&call=ID]}, body: the directory the shell wrapper ({@code
+     * baton-hook --shell}) runs in, a newline, and the command it is about to run. The wrapper's process is the kernel's answer for the connection
+     * ({@code pid} and {@code ppid} are hints of where to look); {@code call} is the agent's id of the tool call where
+     * its environment names one. The reply, made for bash like the hook's: headers {@code X-Baton-Guard: none|bind|
+     * unwrapped}, {@code X-Baton-Run: ID} ("-" when the wrapper need not report the end) and {@code X-Baton-Files: N};
+     * a body of the N files to make read-only, one per line, then the text to show (for bind, after a failure; for
+     * unwrapped, before the command).
+     */
+    private void guard(Context ctx) {
+        long pid = pid(ctx.queryParam("pid"), "pid");
+        long ppid = pid(ctx.queryParam("ppid"), "ppid");
+        ProcessIdentity caller = Callers.kernelNamesPeers(ctx) ? Callers.process(ctx, pid, ppid).orElse(null) : null;
+        String body = new String(ctx.bodyAsBytes(), StandardCharsets.UTF_8);
+        int newline = body.indexOf('\n');
+        String cwd = newline < 0 ? null : body.substring(0, newline);
+        String command = newline < 0 ? body : body.substring(newline + 1);
+        ShellHook.Guarded guarded = service.guard(caller, ctx.queryParam("call"), command, cwd);
+        Enforcement.Plan plan = guarded.plan();
+        StringBuilder reply = new StringBuilder();
+        plan.files().forEach(file -> reply.append(file).append('\n'));
+        reply.append(plan.mode() == Enforcement.Mode.UNWRAPPED
+                ? "Baton runs this command without making the files other sessions hold read-only: " + plan.why()
+                + "; it checks the command before and after it ran."
+                : plan.note());
+        ctx.header(GUARD_HEADER, plan.mode().name().toLowerCase(Locale.ROOT));
+        ctx.header(RUN_HEADER, guarded.run().reportEnd() ? guarded.run().id() : "-");
+        ctx.header(FILES_HEADER, Integer.toString(plan.files().size()));
+        text(ctx, reply.toString());
+    }
+
+    /**
+     * {@code POST /v1/shell/ended?run=ID}: the wrapper's command of that run ended. The body of the reply is what the
+     * agent should read (a change to another session's file, found now), often nothing.
+     */
+    private void ended(Context ctx) {
+        String run = Bodies.requiredQuery(ctx, "run");
+        text(ctx, String.join("\n", service.shellEnded(run)));
+    }
+
+    private static void text(Context ctx, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        ctx.status(200);
+        ctx.header("Content-Length", Integer.toString(bytes.length));
+        ctx.contentType("text/plain; charset=utf-8").result(bytes);
     }
 
     private void handle(Context ctx) {

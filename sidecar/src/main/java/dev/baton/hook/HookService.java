@@ -9,12 +9,15 @@ import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.negotiation.Negotiation;
 import dev.baton.session.ConnectionPeer;
+import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registered;
+import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellGuard;
 import dev.baton.shell.ShellSettings;
 import dev.baton.state.BatonException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -51,8 +54,9 @@ final class HookService {
         this.denials = denials;
         this.sessions = new HookSessions(baton.sessions(), hostName());
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
-        this.shell = new ShellHook(new ShellGuard(baton, ShellSettings.fromEnvironment(System.getenv()),
-                scope::locks, PatchPaths::of, hostName()), sessions, notices);
+        ShellSettings shellSettings = ShellSettings.fromEnvironment(System.getenv());
+        this.shell = new ShellHook(new ShellGuard(baton, shellSettings, scope::locks, PatchPaths::of, hostName()),
+                new Enforcement(baton, shellSettings), sessions, notices);
     }
 
     /**
@@ -87,6 +91,16 @@ final class HookService {
             case OTHER -> HookReply.SILENT;
         };
         return dialect.render(reply, call.event());
+    }
+
+    /** The shell wrapper's question before it runs a command (see {@link ShellHook#guard}). */
+    ShellHook.Guarded guard(ProcessIdentity caller, String callId, String command, String cwd) {
+        String dir = HookSessions.absoluteOrNull(cwd);
+        return shell.guard(caller, callId, command, dir == null ? null : Path.of(CanonicalPath.of(dir, null)));
+    }
+
+    List<String> shellEnded(String runId) {
+        return shell.ended(runId);
     }
 
     private HookReply sessionStart(HookCall call, Dialect dialect, long ppid) {

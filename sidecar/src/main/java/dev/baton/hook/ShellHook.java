@@ -1,6 +1,9 @@
 package dev.baton.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.session.ProcessIdentity;
+import dev.baton.shell.Enforcement;
+import dev.baton.shell.ShellCommand;
 import dev.baton.shell.ShellGuard;
 import dev.baton.state.BatonException;
 import java.nio.file.Path;
@@ -28,13 +31,38 @@ final class ShellHook {
             "/usr/bin/bash", "/bin/zsh", "/usr/bin/zsh");
 
     private final ShellGuard guard;
+    private final Enforcement enforcement;
     private final HookSessions sessions;
     private final HookNotices notices;
 
-    ShellHook(ShellGuard guard, HookSessions sessions, HookNotices notices) {
+    ShellHook(ShellGuard guard, Enforcement enforcement, HookSessions sessions, HookNotices notices) {
         this.guard = guard;
+        this.enforcement = enforcement;
         this.sessions = sessions;
         this.notices = notices;
+    }
+
+    /** What the wrapper of a shell command is told at its start: how to run it, and the run to report the end of. */
+    record Guarded(Enforcement.Plan plan, ShellGuard.Run run) {
+    }
+
+    /**
+     * The wrapper ({@code baton-hook --shell}) is about to run {@code command} for the agent above {@code caller}.
+     *
+     * @param caller the wrapper's process as the kernel names it; null where it cannot, and nothing is made read-only
+     * @param callId the agent's id of the tool call, where its environment names one
+     */
+    Guarded guard(ProcessIdentity caller, String callId, String command, Path cwd) {
+        if (caller == null) {
+            return new Guarded(new Enforcement.Plan(Enforcement.Mode.NONE, List.of(), "", ""), new ShellGuard.Run("-", false));
+        }
+        Set<String> own = enforcement.ownSessions(caller);
+        return new Guarded(enforcement.plan(caller, command, cwd), guard.runStarted(own, callId, command));
+    }
+
+    /** The wrapper reports the end of a run: the command is checked now; what its agent should read. */
+    List<String> ended(String runId) {
+        return guard.runEnded(runId);
     }
 
     /** Whether the call is a shell tool's PreToolUse or PostToolUse that this class answers. */
@@ -62,9 +90,7 @@ final class ShellHook {
         boolean powershell = call.toolName().equalsIgnoreCase("PowerShell");
         ShellGuard.Decision decision;
         try {
-            decision = powershell
-                    ? guard.beforeOpaque(session, toolUseId, command, cwd)
-                    : guard.before(session, toolUseId, command, cwd);
+            decision = guard.before(new ShellCommand(session, toolUseId, command, cwd, background(input), powershell));
         } catch (BatonException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
@@ -87,6 +113,18 @@ final class ShellHook {
     /** The turn or the session ended: the session's commands still running have ended too. */
     void turnEnded(String session) {
         guard.turnEnded(session);
+    }
+
+    /**
+     * Whether the agent runs the command in the background, so that its PostToolUse comes when it starts: Claude
+     * Code's {@code run_in_background}, Copilot CLI's {@code mode: "async"}, Gemini CLI's {@code is_background}.
+     */
+    static boolean background(JsonNode input) {
+        if (input == null || !input.isObject()) {
+            return false;
+        }
+        return input.path("run_in_background").asBoolean(false) || input.path("is_background").asBoolean(false)
+                || "async".equals(input.path("mode").asText(""));
     }
 
     /** tool_input (Claude style) or toolArgs (Copilot, an object or a JSON string). */

@@ -2,6 +2,8 @@ package dev.baton.session;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.LongStream;
 
@@ -36,6 +38,32 @@ public final class ProcessAncestry {
             process = handle.parent();
         }
         return false;
+    }
+
+    /**
+     * {@code process} and its ancestors, nearest first, each with its start instant as the operating system reports
+     * it; empty when {@code process} is not running with its recorded start instant.
+     */
+    public static List<ProcessIdentity> lineage(ProcessIdentity process) {
+        List<ProcessIdentity> lineage = new ArrayList<>();
+        if (process == null || process.startedAt() == null) {
+            return lineage;
+        }
+        Optional<ProcessHandle> current = ProcessHandle.of(process.pid());
+        if (current.isEmpty() || !sameStart(process.startedAt(), current.get().info().startInstant().orElse(null))) {
+            return lineage;
+        }
+        for (int depth = 0; depth < MAX_DEPTH && current.isPresent() && current.get().pid() > 0; depth++) {
+            ProcessHandle handle = current.get();
+            lineage.add(new ProcessIdentity(handle.pid(), handle.info().startInstant().orElse(null)));
+            current = handle.parent();
+        }
+        return lineage;
+    }
+
+    /** Whether two identities name one process: the same pid started at the same instant (both known). */
+    public static boolean sameProcess(ProcessIdentity a, ProcessIdentity b) {
+        return a != null && b != null && a.pid() == b.pid() && sameStart(a.startedAt(), b.startedAt());
     }
 
     /**

@@ -31,6 +31,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Function;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -83,16 +84,21 @@ public final class ShellGuard {
 
     private static final Proceed SILENT = new Proceed(List.of());
 
-    /**
-     * @param toolUseId the agent's id of this tool call, matched at PostToolUse; null when the agent sends none
-     * @param cwd the directory the command runs in (absolute), or null when unknown
-     */
+    /** The answer before {@code command} runs in {@code cwd} (absolute, or null), a tool call with no background. */
     public Decision before(String sessionId, String toolUseId, String command, Path cwd) {
-        if (!settings.enabled() || command == null || command.isBlank()) {
+        return before(new ShellCommand(sessionId, toolUseId, command, cwd, false, false));
+    }
+
+    public Decision before(ShellCommand command) {
+        if (!settings.enabled() || command.text() == null || command.text().isBlank()) {
             return SILENT;
         }
-        finishUnmatched(sessionId);
-        ShellAnalysis analysis = analyzer.analyse(command, cwd);
+        finishUnmatched(command.sessionId());
+        if (command.opaque()) {
+            // Nothing is known before it ran: everything is checked after.
+            return guard(command, new ShellAnalysis(List.of(), List.of(), List.of(command.text()), List.of()));
+        }
+        ShellAnalysis analysis = analyzer.analyse(command.text(), command.cwd());
         List<String> denied = settings.denied(analysis.commands());
         if (denied != null) {
             return new Deny("Baton denies `" + String.join(" ", denied) + "`: it is on this machine's deny list"
@@ -101,20 +107,15 @@ public final class ShellGuard {
         if (analysis.readOnly() || settings.allowed(analysis.commands())) {
             return SILENT;
         }
-        return guard(sessionId, toolUseId, command, cwd, analysis);
+        return guard(command, analysis);
     }
 
-    /** A command read as arbitrary writes (PowerShell): nothing is known before, everything is checked after. */
-    public Decision beforeOpaque(String sessionId, String toolUseId, String command, Path cwd) {
-        if (!settings.enabled() || command == null || command.isBlank()) {
-            return SILENT;
-        }
-        finishUnmatched(sessionId);
-        return guard(sessionId, toolUseId, command, cwd,
-                new ShellAnalysis(List.of(), List.of(), List.of(command), List.of()));
-    }
-
-    private Decision guard(String sessionId, String toolUseId, String command, Path cwd, ShellAnalysis analysis) {
+    private Decision guard(ShellCommand announced, ShellAnalysis analysis) {
+        String sessionId = announced.sessionId();
+        String toolUseId = announced.toolUseId();
+        String command = announced.text();
+        Path cwd = announced.cwd();
+        boolean background = announced.background();
         Session session = baton.sessions().get(sessionId);
         Instant started = baton.clock().instant();
         Map<Path, WorkTreeState> states = new LinkedHashMap<>();
@@ -208,7 +209,7 @@ public final class ShellGuard {
         }
         if (!states.isEmpty() || !taken.isEmpty() || !indexLocks.isEmpty()) {
             pending.computeIfAbsent(sessionId, id -> new ConcurrentLinkedDeque<>())
-                    .add(new Pending(toolUseId, command, started, Map.copyOf(states), taken, indexLocks));
+                    .add(new Pending(toolUseId, command, started, Map.copyOf(states), taken, indexLocks, background));
         }
         return SILENT;
     }
@@ -229,10 +230,58 @@ public final class ShellGuard {
                 break;
             }
         }
-        if (match == null || !queue.remove(match)) {
+        if (match == null || match.background || !queue.remove(match)) {
+            // A background command has only started: it is checked when its wrapper reports its end, or at the turn's end.
             return List.of();
         }
         return finish(sessionId, match);
+    }
+
+    /** What the wrapper of one command learns at its start: the run's id, and whether to report the command's end. */
+    public record Run(String id, boolean reportEnd) {
+    }
+
+    /**
+     * The wrapper of a command of one of {@code sessions} (the caller's own, from the kernel's view of it) is about
+     * to run it. The announced command it runs is found by the agent's tool call id, or else by its text inside
+     * what the wrapper runs; when there is one and it is still to be checked, the wrapper reports its end.
+     */
+    public Run runStarted(Set<String> sessions, String callId, String command) {
+        String id = java.util.UUID.randomUUID().toString();
+        for (String sessionId : sessions) {
+            Deque<Pending> queue = pending.get(sessionId);
+            if (queue == null) {
+                continue;
+            }
+            for (Pending candidate : queue) {
+                if (candidate.runId == null && runs(candidate, callId, command)) {
+                    candidate.runId = id;
+                    return new Run(id, true);
+                }
+            }
+        }
+        return new Run(id, false);
+    }
+
+    private static boolean runs(Pending candidate, String callId, String command) {
+        if (callId != null && !callId.isBlank()) {
+            return callId.equals(candidate.toolUseId);
+        }
+        // Claude Code runs the command inside eval '…', with each ' written '"'"'.
+        return command != null && (command.contains(candidate.command)
+                || command.contains(candidate.command.replace("'", "'\"'\"'")));
+    }
+
+    /** The wrapper reports that the command of run {@code runId} ended: it is checked now. */
+    public List<String> runEnded(String runId) {
+        for (Map.Entry<String, Deque<Pending>> entry : pending.entrySet()) {
+            for (Pending candidate : entry.getValue()) {
+                if (runId.equals(candidate.runId) && entry.getValue().remove(candidate)) {
+                    return finish(entry.getKey(), candidate);
+                }
+            }
+        }
+        return List.of();
     }
 
     /** The turn ended (or the session did): every command still pending has ended too. */
@@ -546,8 +595,30 @@ public final class ShellGuard {
         final Map<String, String> trees = new TreeMap<>();
     }
 
-    /** A command that ran (or runs) and is checked when it ends. */
-    private record Pending(String toolUseId, String command, Instant started, Map<Path, WorkTreeState> states,
-                           List<String> taken, List<IndexLock> indexLocks) {
+    /**
+     * A command that ran (or runs) and is checked when it ends: at its PostToolUse, or when the wrapper that ran it
+     * reports its end (a background command's PostToolUse comes when it starts), or at the latest at the turn's end.
+     */
+    private static final class Pending {
+        final String toolUseId;
+        final String command;
+        final Instant started;
+        final Map<Path, WorkTreeState> states;
+        final List<String> taken;
+        final List<IndexLock> indexLocks;
+        final boolean background;
+        /** The wrapper's run of this command, once the wrapper asked which files to protect for it. */
+        volatile String runId;
+
+        Pending(String toolUseId, String command, Instant started, Map<Path, WorkTreeState> states, List<String> taken,
+                List<IndexLock> indexLocks, boolean background) {
+            this.toolUseId = toolUseId;
+            this.command = command;
+            this.started = started;
+            this.states = states;
+            this.taken = taken;
+            this.indexLocks = indexLocks;
+            this.background = background;
+        }
     }
 }

@@ -15,9 +15,13 @@ import java.util.Map;
  * @param gitTimeout {@code BATON_SHELL_GIT_TIMEOUT_MS}: the longest one git query may take (default 3000)
  * @param indexWait {@code BATON_SHELL_INDEX_WAIT_MS}: how long a git command waits for another session's index
  *                  writer in the same repository before it is denied (default 1500)
+ * @param enforce {@code BATON_SHELL_ENFORCE=off} lets agents' shell commands run without the files other sessions
+ *                hold made read-only for them (the checks before and after a command still apply)
+ * @param guardLimit {@code BATON_SHELL_GUARD_MAX}: at most this many held files are made read-only for one command,
+ *                   those of the command's own directory first (default 2000)
  */
 public record ShellSettings(boolean enabled, boolean afterCheck, List<List<String>> allow, List<List<String>> deny,
-                            Duration gitTimeout, Duration indexWait) {
+                            Duration gitTimeout, Duration indexWait, boolean enforce, int guardLimit) {
 
     public ShellSettings {
         allow = List.copyOf(allow);
@@ -30,14 +34,20 @@ public record ShellSettings(boolean enabled, boolean afterCheck, List<List<Strin
 
     public static ShellSettings fromEnvironment(Map<String, String> env) {
         return new ShellSettings(
-                !"off".equalsIgnoreCase(env.getOrDefault("BATON_SHELL", "on").strip())
-                        && !"0".equals(env.getOrDefault("BATON_SHELL", "on").strip()),
-                !"0".equals(env.getOrDefault("BATON_SHELL_AFTER_CHECK", "1").strip())
-                        && !"off".equalsIgnoreCase(env.getOrDefault("BATON_SHELL_AFTER_CHECK", "1").strip()),
+                on(env, "BATON_SHELL"),
+                on(env, "BATON_SHELL_AFTER_CHECK"),
                 commands(env.get("BATON_SHELL_ALLOW")),
                 commands(env.get("BATON_SHELL_DENY")),
                 millis(env, "BATON_SHELL_GIT_TIMEOUT_MS", 3000),
-                millis(env, "BATON_SHELL_INDEX_WAIT_MS", 1500));
+                millis(env, "BATON_SHELL_INDEX_WAIT_MS", 1500),
+                on(env, "BATON_SHELL_ENFORCE"),
+                count(env, "BATON_SHELL_GUARD_MAX", 2000));
+    }
+
+    /** A switch that is on unless set to {@code off} or {@code 0}. */
+    private static boolean on(Map<String, String> env, String name) {
+        String value = env.getOrDefault(name, "on").strip();
+        return !"off".equalsIgnoreCase(value) && !"0".equals(value);
     }
 
     private static List<List<String>> commands(String value) {
@@ -61,6 +71,22 @@ public record ShellSettings(boolean enabled, boolean afterCheck, List<List<Strin
             return Duration.ofMillis(millis);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a number of milliseconds, was '" + value + "'");
+        }
+    }
+
+    private static int count(Map<String, String> env, String name, int fallback) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            int count = Integer.parseInt(value.strip());
+            if (count < 0) {
+                throw new IllegalArgumentException(name + " must be zero or more, was " + value);
+            }
+            return count;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'");
         }
     }
 

@@ -86,6 +86,24 @@ final class StandInAgent implements AutoCloseable {
         return step("( cd " + quoted(repo.toString()) + " && . " + quoted(script.toString()) + " ) > /dev/null 2>&1");
     }
 
+    /**
+     * Runs {@code command} as Claude Code does with Baton's CLAUDE_CODE_SHELL_PREFIX: the wrapper
+     * ({@code baton-hook --shell COMMAND}) is started by the agent with the whole command line as one argument, and
+     * runs it in the repository. {@code toolUseId}, when not null, is in its environment as Claude Code puts it.
+     */
+    ScriptRun runWrapped(String command, String toolUseId) throws IOException {
+        int n = calls.incrementAndGet();
+        Path script = Files.writeString(dir.resolve("command-" + n + ".sh"), command + "\n");
+        Path out = dir.resolve("stdout-" + n + ".txt");
+        Path err = dir.resolve("stderr-" + n + ".txt");
+        String line = "cd " + quoted(repo.toString()) + " && . " + quoted(script.toString());
+        long started = System.nanoTime();
+        int exit = step((toolUseId == null ? "" : "CLAUDE_CODE_TOOL_USE_ID=" + toolUseId + " ")
+                + quoted(HookHarness.SCRIPT.toString()) + " --shell " + quoted(line) + " < /dev/null > " + quoted(out.toString())
+                + " 2> " + quoted(err.toString()));
+        return new ScriptRun(exit, Files.readString(out), Files.readString(err), Duration.ofNanos(System.nanoTime() - started));
+    }
+
     /** The agent's Bash tool: PreToolUse, the command when it was not denied, PostToolUse. Returns PreToolUse's run. */
     ShellCall bash(String command) throws IOException {
         String toolUseId = "toolu_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
@@ -96,6 +114,21 @@ final class StandInAgent implements AutoCloseable {
         int exit = run(command);
         ScriptRun post = hook("PostToolUse", payload("PostToolUse", command, toolUseId));
         return new ShellCall(pre, post, exit);
+    }
+
+    /**
+     * The agent's Bash tool with Baton's shell wrapper, as Claude Code runs it once {@code baton install} set its
+     * CLAUDE_CODE_SHELL_PREFIX: PreToolUse, the command through the wrapper when it was not denied, PostToolUse.
+     */
+    WrappedCall bashWrapped(String command) throws IOException {
+        String toolUseId = "toolu_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        ScriptRun pre = hook("PreToolUse", payload("PreToolUse", command, toolUseId));
+        if (pre.stdout().contains("\"deny\"")) {
+            return new WrappedCall(pre, null, null);
+        }
+        ScriptRun run = runWrapped(command, toolUseId);
+        ScriptRun post = hook("PostToolUse", payload("PostToolUse", command, toolUseId));
+        return new WrappedCall(pre, run, post);
     }
 
     /** PreToolUse only: the command is announced and (when allowed) left running, its PostToolUse not yet sent. */
@@ -161,6 +194,23 @@ final class StandInAgent implements AutoCloseable {
     @Override
     public void close() {
         process.destroyForcibly();
+    }
+
+    /** One Bash tool call through the wrapper: PreToolUse, the command's own run (null when denied), PostToolUse. */
+    record WrappedCall(ScriptRun pre, ScriptRun command, ScriptRun post) {
+
+        boolean denied() {
+            return command == null;
+        }
+
+        String denialReason() {
+            return pre.json().at("/hookSpecificOutput/permissionDecisionReason").asText();
+        }
+
+        String postContext() {
+            return post == null || post.stdout().isBlank() ? ""
+                    : post.json().at("/hookSpecificOutput/additionalContext").asText();
+        }
     }
 
     /** One Bash tool call: its PreToolUse, its PostToolUse (null when denied) and the command's exit code. */

@@ -1,0 +1,171 @@
+package dev.baton.shell;
+
+import dev.baton.Baton;
+import dev.baton.lock.FileLock;
+import dev.baton.lock.HeldMessage;
+import dev.baton.lock.Holder;
+import dev.baton.session.ProcessAncestry;
+import dev.baton.session.ProcessIdentity;
+import dev.baton.session.Session;
+import dev.baton.state.World;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Which files an agent's shell command must find read-only: every file another live session holds. The sessions
+ * run by the agent process above the caller (its conversation and that conversation's subagents) keep theirs
+ * writable. Who the caller is comes from the kernel's view of the wrapper's connection and the process ancestry
+ * above it, never from anything the wrapper sends; the wrapper only carries out the answer (hook-scripts'
+ * baton-guard binds each file read-only over itself in a namespace of the command's own).
+ */
+public final class Enforcement {
+
+    /** Programs that gain privileges through a setuid bit, which a user namespace ignores: they would fail in it. */
+    private static final Pattern PRIVILEGED = Pattern.compile("(?:^|[\\s;&|(`'\"])(sudo|doas|pkexec|run0|su)(?=\\s|$)");
+
+    private final Baton baton;
+    private final ShellSettings settings;
+
+    public Enforcement(Baton baton, ShellSettings settings) {
+        this.baton = baton;
+        this.settings = settings;
+    }
+
+    /** What the wrapper does with a command. */
+    public enum Mode {
+        /** Nothing another session holds: the command runs as it is. */
+        NONE,
+        /** The files are bound read-only for the command. */
+        BIND,
+        /** The command runs without the namespace ({@link Plan#why} says why); Baton's checks before and after apply. */
+        UNWRAPPED
+    }
+
+    /**
+     * @param files canonical paths, those in the command's repository first
+     * @param note what the agent reads when the command fails while the files were read-only
+     * @param why for {@link Mode#UNWRAPPED}, the reason
+     */
+    public record Plan(Mode mode, List<String> files, String note, String why) {
+        public Plan {
+            files = List.copyOf(files);
+        }
+    }
+
+    /**
+     * @param caller the process that asked (the wrapper), as the kernel names it; null when it cannot be named
+     * @param command the command as the wrapper runs it, or as the agent announced it
+     * @param cwd the directory it runs in, for how the note shows paths; null when unknown
+     */
+    public Plan plan(ProcessIdentity caller, String command, Path cwd) {
+        if (!settings.enabled() || !settings.enforce()) {
+            return new Plan(Mode.NONE, List.of(), "", "");
+        }
+        Instant now = baton.clock().instant();
+        Map<String, Holder> held = othersHeld(caller);
+        if (held.isEmpty()) {
+            return new Plan(Mode.NONE, List.of(), "", "");
+        }
+        if (command != null && PRIVILEGED.matcher(command).find()) {
+            return new Plan(Mode.UNWRAPPED, List.of(), "", "it runs a program that needs privileges (sudo, su,"
+                    + " doas, pkexec), which a user namespace takes away");
+        }
+        List<String> files = new ArrayList<>(held.keySet());
+        files.sort(Comparator.comparing((String file) -> cwd == null || !Path.of(file).startsWith(cwd)).thenComparing(file -> file));
+        if (files.size() > settings.guardLimit()) {
+            files = files.subList(0, settings.guardLimit());
+        }
+        files.removeIf(file -> !Files.exists(Path.of(file)));
+        if (files.isEmpty()) {
+            return new Plan(Mode.NONE, List.of(), "", "");
+        }
+        return new Plan(Mode.BIND, files, note(files, held, cwd, now), "");
+    }
+
+    /** The sessions the caller acts for (see {@link #ownSessions(World, ProcessIdentity)}). */
+    public Set<String> ownSessions(ProcessIdentity caller) {
+        return baton.ledger().read(world -> ownSessions(world, caller));
+    }
+
+    /** Files held by live sessions other than the caller's own, with their holders. */
+    private Map<String, Holder> othersHeld(ProcessIdentity caller) {
+        Set<String> own = ownSessions(caller);
+        Set<String> holders = baton.ledger().read(world -> {
+            Set<String> ids = new LinkedHashSet<>();
+            world.locks().stream().map(FileLock::sessionId).filter(id -> !own.contains(id)).forEach(ids::add);
+            return ids;
+        });
+        if (holders.isEmpty()) {
+            return Map.of();
+        }
+        // A holder that exited loses its files now, as it would on the next acquire: its files are free to write.
+        baton.ledger().write(tx -> {
+            for (String id : holders) {
+                tx.world().session(id).ifPresent(holder -> baton.locks().freeIfStale(tx, holder));
+            }
+            return null;
+        });
+        return baton.ledger().read(world -> {
+            Map<String, Holder> held = new TreeMap<>();
+            for (FileLock lock : world.locks()) {
+                if (!own.contains(lock.sessionId())) {
+                    held.put(lock.file(), baton.locks().holderView(world, lock));
+                }
+            }
+            return held;
+        });
+    }
+
+    /**
+     * The sessions the caller acts for: those whose agent process is the caller or one of its ancestors (pid and
+     * start instant), with their subagents. Empty for a caller no agent started, which holds nothing.
+     */
+    static Set<String> ownSessions(World world, ProcessIdentity caller) {
+        Set<String> own = new LinkedHashSet<>();
+        for (ProcessIdentity process : ProcessAncestry.lineage(caller)) {
+            for (Session session : world.sessions()) {
+                if (ProcessAncestry.sameProcess(session.process(), process)) {
+                    own.add(session.id());
+                }
+            }
+            if (!own.isEmpty()) {
+                break;
+            }
+        }
+        for (String id : List.copyOf(own)) {
+            world.subagentsOf(id).forEach(sub -> own.add(sub.id()));
+        }
+        return own;
+    }
+
+    private static String note(List<String> files, Map<String, Holder> held, Path cwd, Instant now) {
+        List<String> shown = new ArrayList<>();
+        for (String file : files.subList(0, Math.min(files.size(), 8))) {
+            Holder holder = held.get(file);
+            shown.add(relative(file, cwd) + " (held by " + (holder.agent() == null ? "session " : holder.agent() + " session ")
+                    + HeldMessage.shortId(holder.session()) + Optional.ofNullable(holder.pid()).map(pid -> ", pid " + pid).orElse("")
+                    + ")");
+        }
+        String more = files.size() > shown.size() ? " and " + (files.size() - shown.size()) + " more" : "";
+        String first = relative(files.get(0), cwd);
+        return "Baton: files other sessions hold were read-only while this command ran: " + String.join(", ", shown) + more
+                + ". A \"Read-only file system\" or \"Device or resource busy\" error on one of them means the command"
+                + " tried to change another session's work: leave the file to its holder, or ask for it with `baton"
+                + " negotiate " + HeldMessage.quoted(first) + " --reason \"…\"`.";
+    }
+
+    private static String relative(String file, Path cwd) {
+        Path path = Path.of(file);
+        return cwd != null && path.startsWith(cwd) && !path.equals(cwd) ? cwd.relativize(path).toString() : file;
+    }
+}

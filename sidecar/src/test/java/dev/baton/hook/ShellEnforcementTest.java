@@ -1,0 +1,112 @@
+package dev.baton.hook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Shell commands run as Claude Code runs them once Baton is its CLAUDE_CODE_SHELL_PREFIX: two stand-in agents (real
+ * processes) in one real git repository, every command through the real hook before and after it and through the
+ * real wrapper ({@code baton-hook --shell}, then {@code baton-guard}) while it runs. What the checks before a
+ * command cannot read, the kernel stops: a file another session holds is read-only for the command.
+ */
+class ShellEnforcementTest extends HookFixture {
+
+    static final String CART = "src/main/java/shop/Cart.java";
+    static final String ORDER = "src/main/java/shop/Order.java";
+
+    StandInAgent a;
+    StandInAgent b;
+
+    @BeforeEach
+    void startAgents() throws Exception {
+        a = StandInAgent.start(harness, "a", "aaaaaaaa-1111-4000-8000-000000000001");
+        b = StandInAgent.start(harness, "b", "bbbbbbbb-2222-4000-8000-000000000002");
+    }
+
+    @AfterEach
+    void stopAgents() {
+        a.close();
+        b.close();
+    }
+
+    private String content(String file) throws Exception {
+        return Files.readString(harness.repo().path(file));
+    }
+
+    /** A holds Cart.java with a change of its own. */
+    private void aHoldsCart() throws Exception {
+        assertThat(a.bashWrapped("sed -i 's/original/by A/' " + CART).denied()).isFalse();
+        assertThat(content(CART)).contains("by A");
+        assertThat(harness.holderOf(CART)).contains(a.sessionId());
+    }
+
+    @Test
+    void aWriteNoCheckBeforeTheCommandCanReadFailsOnTheHeldFileAndTheAgentReadsWhy() throws Exception {
+        aHoldsCart();
+
+        StandInAgent.WrappedCall call = b.bashWrapped("python3 -c \"open('" + CART + "', 'w').write('by B\\n')\"");
+
+        assertThat(call.denied()).as("no check before the command can read what python writes").isFalse();
+        assertThat(call.command().exit()).isNotZero();
+        assertThat(call.command().stderr()).contains("Read-only file system")
+                .contains("Baton: files other sessions hold were read-only while this command ran: " + CART
+                        + " (held by claude-code session aaaaaaaa…, pid " + a.pid() + ")")
+                .contains("baton negotiate " + CART);
+        assertThat(content(CART)).contains("by A").doesNotContain("by B");
+        assertThat(harness.holderOf(CART)).contains(a.sessionId());
+    }
+
+    @Test
+    void theSameCommandStillWritesEveryFileNoOtherSessionHolds() throws Exception {
+        aHoldsCart();
+
+        StandInAgent.WrappedCall call = b.bashWrapped("python3 -c \"open('notes.md', 'w').write('B\\n')\" && eval 'echo B >> "
+                + ORDER + "'");
+
+        assertThat(call.command().exit()).as(call.command().stderr()).isZero();
+        assertThat(call.command().stderr()).isEmpty();
+        assertThat(harness.repo().path("notes.md")).hasContent("B");
+        assertThat(content(ORDER)).endsWith("B\n");
+    }
+
+    @Test
+    void theHoldersOwnCommandsWriteItsFiles() throws Exception {
+        aHoldsCart();
+
+        StandInAgent.WrappedCall call = a.bashWrapped("python3 -c \"open('" + CART + "', 'a').write('more by A\\n')\"");
+
+        assertThat(call.command().exit()).as(call.command().stderr()).isZero();
+        assertThat(content(CART)).endsWith("more by A\n");
+    }
+
+    @Test
+    void theCommandCannotUndoTheReadOnlyBindNorLeaveItsNamespace() throws Exception {
+        aHoldsCart();
+        Path cart = harness.repo().path(CART);
+        String attempts = String.join("; ",
+                "umount " + cart,
+                "umount -l " + cart,
+                "mount -o remount,rw,bind " + cart,
+                "mount --bind /dev/null " + cart,
+                "unshare -Urm sh -c 'umount " + cart + "; echo x >> " + cart + "'",
+                "unshare -Um sh -c 'umount " + cart + "; echo x >> " + cart + "'",
+                "nsenter -t 1 -m sh -c 'echo x >> " + cart + "'",
+                "echo x >> /proc/1/root" + cart,
+                "echo x >> /proc/$PPID/root" + cart,
+                "ln " + cart + " /tmp/baton-hard-link-$$",
+                "setsid sh -c 'echo x >> " + cart + "'",
+                "echo x >> " + cart,
+                "true");
+
+        StandInAgent.WrappedCall call = b.bashWrapped("eval \"" + attempts.replace("\"", "\\\"") + "\"");
+
+        assertThat(call.command().exit()).as(call.command().stderr()).isZero();
+        assertThat(content(CART)).contains("by A").doesNotContain("x\n");
+        assertThat(call.command().stderr()).contains("Read-only file system");
+    }
+}
