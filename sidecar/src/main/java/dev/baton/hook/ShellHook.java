@@ -54,10 +54,11 @@ final class ShellHook {
      */
     Guarded guard(ProcessIdentity caller, String callId, String command, Path cwd) {
         if (caller == null) {
-            return new Guarded(new Enforcement.Plan(Enforcement.Mode.NONE, List.of(), "", ""), new ShellGuard.Run("-", false));
+            return new Guarded(new Enforcement.Plan(Enforcement.Mode.NONE, List.of(), "", ""),
+                    new ShellGuard.Run("-", false, null));
         }
-        Set<String> own = enforcement.ownSessions(caller);
-        return new Guarded(enforcement.plan(caller, command, cwd), guard.runStarted(own, callId, command));
+        ShellGuard.Run run = guard.runStarted(enforcement.ownSessions(caller), callId, command);
+        return new Guarded(enforcement.plan(caller, run.announced(), cwd), run);
     }
 
     /** The wrapper reports the end of a run: the command is checked now; what its agent should read. */

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Which files an agent's shell command must find read-only: every file another live session holds. The sessions
@@ -31,7 +30,7 @@ import java.util.regex.Pattern;
 public final class Enforcement {
 
     /** Programs that gain privileges through a setuid bit, which a user namespace ignores: they would fail in it. */
-    private static final Pattern PRIVILEGED = Pattern.compile("(?:^|[\\s;&|(`'\"])(sudo|doas|pkexec|run0|su)(?=\\s|$)");
+    private static final Set<String> PRIVILEGED = Set.of("sudo", "doas", "pkexec", "run0", "su");
 
     private final Baton baton;
     private final ShellSettings settings;
@@ -63,11 +62,12 @@ public final class Enforcement {
     }
 
     /**
-     * @param caller the process that asked (the wrapper), as the kernel names it; null when it cannot be named
-     * @param command the command as the wrapper runs it, or as the agent announced it
+     * @param caller the process that asked (the wrapper), as the kernel names it
+     * @param announced the command as the agent announced it at its PreToolUse, when the wrapper's run was matched
+     *                  to one; null otherwise
      * @param cwd the directory it runs in, for how the note shows paths; null when unknown
      */
-    public Plan plan(ProcessIdentity caller, String command, Path cwd) {
+    public Plan plan(ProcessIdentity caller, String announced, Path cwd) {
         if (!settings.enabled() || !settings.enforce()) {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
@@ -76,9 +76,9 @@ public final class Enforcement {
         if (held.isEmpty()) {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
-        if (command != null && PRIVILEGED.matcher(command).find()) {
+        if (announced != null && onlyPrivileged(announced)) {
             return new Plan(Mode.UNWRAPPED, List.of(), "", "it runs a program that needs privileges (sudo, su,"
-                    + " doas, pkexec), which a user namespace takes away");
+                    + " doas, pkexec, run0), which a user namespace takes away");
         }
         List<String> files = new ArrayList<>(held.keySet());
         files.sort(Comparator.comparing((String file) -> cwd == null || !Path.of(file).startsWith(cwd)).thenComparing(file -> file));
@@ -90,6 +90,39 @@ public final class Enforcement {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
         return new Plan(Mode.BIND, files, note(files, held, cwd, now), "");
+    }
+
+    /**
+     * Whether every program the command line runs gains privileges ({@code sudo apt install …}): such a line would
+     * only fail in a namespace. Any other program beside it, a substitution or syntax the parser does not follow
+     * keeps the namespace: a privileged program in it fails, the rest is protected.
+     */
+    static boolean onlyPrivileged(String command) {
+        List<ShellNode.Simple> simple = new ArrayList<>();
+        try {
+            if (!collect(ShellParser.parse(command), simple)) {
+                return false;
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            return false;
+        }
+        return !simple.isEmpty() && simple.stream().allMatch(command1 -> !command1.words().isEmpty()
+                && command1.substitutions().isEmpty() && PRIVILEGED.contains(command1.words().get(0).literal()));
+    }
+
+    private static boolean collect(List<ShellNode> nodes, List<ShellNode.Simple> simple) {
+        for (ShellNode node : nodes) {
+            if (node instanceof ShellNode.Simple command) {
+                simple.add(command);
+            } else if (node instanceof ShellNode.Group group) {
+                if (!collect(group.body(), simple)) {
+                    return false;
+                }
+            } else {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The sessions the caller acts for (see {@link #ownSessions(World, ProcessIdentity)}). */

@@ -105,9 +105,21 @@ public final class ShellGuard {
                     + " (BATON_SHELL_DENY). Ask the person supervising the agents if it must run.");
         }
         if (analysis.readOnly() || settings.allowed(analysis.commands())) {
+            remember(command, baton.clock().instant(), Map.of(), List.of(), List.of());
             return SILENT;
         }
         return guard(command, analysis);
+    }
+
+    /**
+     * Keeps the announced command until it ends, so that its wrapper finds it: what to check afterwards (perhaps
+     * nothing), and its text, which decides how the wrapper runs it.
+     */
+    private void remember(ShellCommand command, Instant started, Map<Path, WorkTreeState> states, List<String> taken,
+                          List<IndexLock> indexLocks) {
+        pending.computeIfAbsent(command.sessionId(), id -> new ConcurrentLinkedDeque<>())
+                .add(new Pending(command.toolUseId(), command.text(), started, Map.copyOf(states), taken,
+                        indexLocks, command.background()));
     }
 
     private Decision guard(ShellCommand announced, ShellAnalysis analysis) {
@@ -115,7 +127,6 @@ public final class ShellGuard {
         String toolUseId = announced.toolUseId();
         String command = announced.text();
         Path cwd = announced.cwd();
-        boolean background = announced.background();
         Session session = baton.sessions().get(sessionId);
         Instant started = baton.clock().instant();
         Map<Path, WorkTreeState> states = new LinkedHashMap<>();
@@ -207,10 +218,7 @@ public final class ShellGuard {
         } else {
             states.clear();
         }
-        if (!states.isEmpty() || !taken.isEmpty() || !indexLocks.isEmpty()) {
-            pending.computeIfAbsent(sessionId, id -> new ConcurrentLinkedDeque<>())
-                    .add(new Pending(toolUseId, command, started, Map.copyOf(states), taken, indexLocks, background));
-        }
+        remember(announced, started, states, taken, indexLocks);
         return SILENT;
     }
 
@@ -237,8 +245,11 @@ public final class ShellGuard {
         return finish(sessionId, match);
     }
 
-    /** What the wrapper of one command learns at its start: the run's id, and whether to report the command's end. */
-    public record Run(String id, boolean reportEnd) {
+    /**
+     * What the wrapper of one command learns at its start: the run's id, whether to report the command's end, and
+     * the command as the agent announced it (null when the run matched none).
+     */
+    public record Run(String id, boolean reportEnd, String announced) {
     }
 
     /**
@@ -256,11 +267,11 @@ public final class ShellGuard {
             for (Pending candidate : queue) {
                 if (candidate.runId == null && runs(candidate, callId, command)) {
                     candidate.runId = id;
-                    return new Run(id, true);
+                    return new Run(id, candidate.checksAfter(), candidate.command);
                 }
             }
         }
-        return new Run(id, false);
+        return new Run(id, false, null);
     }
 
     private static boolean runs(Pending candidate, String callId, String command) {
@@ -609,6 +620,11 @@ public final class ShellGuard {
         final boolean background;
         /** The wrapper's run of this command, once the wrapper asked which files to protect for it. */
         volatile String runId;
+
+        /** Whether its end brings anything to do: a comparison of the tree, files or a turn at the index to release. */
+        boolean checksAfter() {
+            return !states.isEmpty() || !taken.isEmpty() || !indexLocks.isEmpty();
+        }
 
         Pending(String toolUseId, String command, Instant started, Map<Path, WorkTreeState> states, List<String> taken,
                 List<IndexLock> indexLocks, boolean background) {

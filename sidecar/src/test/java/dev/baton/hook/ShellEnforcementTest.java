@@ -109,4 +109,76 @@ class ShellEnforcementTest extends HookFixture {
         assertThat(content(CART)).contains("by A").doesNotContain("x\n");
         assertThat(call.command().stderr()).contains("Read-only file system");
     }
+
+    @Test
+    void withoutUserNamespacesTheCommandRunsSayingSoAndTheCheckAfterItRecordsTheChangeAndTellsBothSessions() throws Exception {
+        aHoldsCart();
+        try (StandInAgent confined = StandInAgent.startWithoutUserNamespaces(harness, "c", "cccccccc-3333-4000-8000-000000000003")) {
+            StandInAgent.WrappedCall call = confined.bashWrapped("python3 -c \"open('" + CART + "', 'w').write('by C\\n')\"");
+
+            assertThat(call.command().stderr()).contains("Baton could not make the file another session holds read-only"
+                    + " for this command (unshare: No space left on device); it runs with Baton's checks before and after it only.");
+            assertThat(content(CART)).isEqualTo("by C\n");
+            assertThat(call.postContext()).contains("changed " + harness.repo().path(CART))
+                    .contains("which session aaaaaaaa… holds; it has been told");
+            assertThat(a.announce("git status", "toolu_next").json().at("/hookSpecificOutput/additionalContext").asText())
+                    .contains("was changed by session cccccccc…'s command `python3 -c");
+        }
+    }
+
+    @Test
+    void aCommandThatOnlyRunsSudoRunsWithoutTheNamespaceWhereSudoCouldNotWorkAndSaysSo() throws Exception {
+        aHoldsCart();
+
+        StandInAgent.WrappedCall alone = b.bashWrapped("sudo -n true");
+        StandInAgent.WrappedCall beside = b.bashWrapped("sudo -n true; python3 -c \"open('" + CART + "', 'w').write('by B\\n')\"");
+
+        assertThat(alone.command().stderr()).contains("Baton runs this command without making the files other sessions"
+                + " hold read-only: it runs a program that needs privileges");
+        assertThat(beside.command().stderr()).doesNotContain("without making").contains("Read-only file system");
+        assertThat(content(CART)).contains("by A");
+    }
+
+    @Test
+    void anAgentThatTurnedBatonOffRunsItsCommandsAsTheyAre() throws Exception {
+        aHoldsCart();
+        try (StandInAgent off = StandInAgent.start(harness, "d", "dddddddd-4444-4000-8000-000000000004",
+                java.util.Map.of("CLAUDE_FILE_LOCK", "0"))) {
+            ScriptRun run = off.runWrapped("python3 -c \"open('" + CART + "', 'w').write('by D\\n')\"", null);
+
+            assertThat(run.exit()).as(run.stderr()).isZero();
+            assertThat(content(CART)).isEqualTo("by D\n");
+        }
+    }
+
+    @Test
+    void batonsOwnHookRunThroughThePrefixIsStartedAtOnceWithItsInput() throws Exception {
+        aHoldsCart();
+        String payload = b.payload("PreToolUse", "echo B > " + CART, "toolu_prefixed");
+
+        ScriptRun plain = b.prefixed(HookHarness.SCRIPT + " claude PreToolUse", payload, java.util.Map.of());
+        ScriptRun quoted = b.prefixed("'" + HookHarness.SCRIPT + "' claude PreToolUse", payload, java.util.Map.of());
+
+        for (ScriptRun run : java.util.List.of(plain, quoted)) {
+            assertThat(run.exit()).as(run.stderr()).isZero();
+            assertThat(run.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
+            assertThat(run.json().at("/hookSpecificOutput/permissionDecisionReason").asText()).contains(CART + " is held by");
+        }
+    }
+
+    @Test
+    void theCommandKeepsItsExitStatusInputSignalsAndLocaleWithFilesHeldAndWithout() throws Exception {
+        String probe = "printf 'in:'; cat; echo; yes | head -n 1; echo \"pipe:${PIPESTATUS[*]}\"; echo \"lc:${LC_ALL-unset}\";"
+                + " test -e /proc/self/fd/3 && echo fd3:open; exit 7";
+        for (boolean held : new boolean[] {false, true}) {
+            if (held) {
+                aHoldsCart();
+            }
+            ScriptRun run = b.runWrapped(probe, "hello", java.util.Map.of("LC_ALL", "C.UTF-8"));
+
+            assertThat(run.exit()).as("held: %s, stderr: %s", held, run.stderr()).isEqualTo(7);
+            assertThat(run.stdout()).as("held: %s", held).contains("in:hello").contains("y\n")
+                    .contains("pipe:141 0").contains("lc:C.UTF-8").contains("fd3:open");
+        }
+    }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,11 +48,27 @@ final class StandInAgent implements AutoCloseable {
     }
 
     static StandInAgent start(HookHarness harness, String name, String sessionId, Map<String, String> env) throws IOException {
+        return start(harness, name, sessionId, env, List.of());
+    }
+
+    /**
+     * An agent on a machine where no process can make a user namespace: it runs in one of its own whose limit of
+     * nested user namespaces is 0 ({@code user.max_user_namespaces}, which the owner of a namespace sets for it).
+     */
+    static StandInAgent startWithoutUserNamespaces(HookHarness harness, String name, String sessionId) throws IOException {
+        return start(harness, name, sessionId, Map.of(), List.of("unshare", "--user", "--map-current-user", "--mount",
+                "sh", "-c", "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\""));
+    }
+
+    private static StandInAgent start(HookHarness harness, String name, String sessionId, Map<String, String> env,
+                                      List<String> launcher) throws IOException {
         Path dir = Files.createDirectories(harness.dir().resolve("agent-" + name));
         Path program = dir.resolve("agent-" + name);
         Files.copy(Path.of("/bin/bash").toRealPath(), program, StandardCopyOption.REPLACE_EXISTING);
         program.toFile().setExecutable(true);
-        ProcessBuilder builder = new ProcessBuilder(program.toString(), "--noprofile", "--norc", "-s")
+        List<String> command = new java.util.ArrayList<>(launcher);
+        command.addAll(List.of(program.toString(), "--noprofile", "--norc", "-s"));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(harness.repo().root().toFile())
                 .redirectErrorStream(true);
         builder.environment().put("BATON_HOME", harness.home().dir().toString());
@@ -92,15 +109,28 @@ final class StandInAgent implements AutoCloseable {
      * runs it in the repository. {@code toolUseId}, when not null, is in its environment as Claude Code puts it.
      */
     ScriptRun runWrapped(String command, String toolUseId) throws IOException {
+        return runWrapped(command, "", toolUseId == null ? Map.of() : Map.of("CLAUDE_CODE_TOOL_USE_ID", toolUseId));
+    }
+
+    /** The same with {@code input} on the command's stdin, more environment, and fd 3 open as an agent may leave it. */
+    ScriptRun runWrapped(String command, String input, Map<String, String> env) throws IOException {
+        Path script = Files.writeString(dir.resolve("command-" + calls.incrementAndGet() + ".sh"), command + "\n");
+        return prefixed("cd " + quoted(repo.toString()) + " && . " + quoted(script.toString()), input, env);
+    }
+
+    /** The wrapper started with {@code argument}, exactly as Claude Code starts its prefix with a command line. */
+    ScriptRun prefixed(String argument, String input, Map<String, String> env) throws IOException {
         int n = calls.incrementAndGet();
-        Path script = Files.writeString(dir.resolve("command-" + n + ".sh"), command + "\n");
+        Path in = Files.writeString(dir.resolve("stdin-" + n + ".txt"), input);
         Path out = dir.resolve("stdout-" + n + ".txt");
         Path err = dir.resolve("stderr-" + n + ".txt");
-        String line = "cd " + quoted(repo.toString()) + " && . " + quoted(script.toString());
+        StringBuilder line = new StringBuilder();
+        env.forEach((name, value) -> line.append(name).append('=').append(quoted(value)).append(' '));
+        line.append(quoted(HookHarness.SCRIPT.toString())).append(" --shell ").append(quoted(argument))
+                .append(" 3</dev/null < ").append(quoted(in.toString())).append(" > ").append(quoted(out.toString()))
+                .append(" 2> ").append(quoted(err.toString()));
         long started = System.nanoTime();
-        int exit = step((toolUseId == null ? "" : "CLAUDE_CODE_TOOL_USE_ID=" + toolUseId + " ")
-                + quoted(HookHarness.SCRIPT.toString()) + " --shell " + quoted(line) + " < /dev/null > " + quoted(out.toString())
-                + " 2> " + quoted(err.toString()));
+        int exit = step(line.toString());
         return new ScriptRun(exit, Files.readString(out), Files.readString(err), Duration.ofNanos(System.nanoTime() - started));
     }
 
