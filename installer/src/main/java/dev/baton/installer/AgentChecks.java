@@ -76,6 +76,7 @@ final class AgentChecks {
             if (agent == Agent.CLAUDE) {
                 checks.add(claudeMcpRule(installed));
             }
+            ShellWrapperChecks.agent(layout, agent, complete.stream().findFirst().map(Installed::tree)).ifPresent(checks::add);
         }
     }
 

@@ -6,11 +6,71 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Claude Code's settings files, and the permission rule that lets Claude Code call Baton's MCP tools unasked. */
+/**
+ * Claude Code's settings files: the permission rule that lets Claude Code call Baton's MCP tools unasked, and the
+ * shell prefix that runs every command of its Bash tool through Baton's wrapper.
+ */
 final class ClaudeSettings {
 
     /** Every tool of the {@code baton} MCP server; without it Claude Code refuses them in {@code -p} mode. */
     static final String MCP_RULE = "mcp__" + McpRegistration.SERVER + "__*";
+
+    /**
+     * The variable (in {@code env}) whose command Claude Code runs each Bash command through, given the command line
+     * as one argument. Claude Code also runs shell-form hooks and stdio MCP servers through it; the wrapper starts
+     * Baton's own at once.
+     */
+    static final String SHELL_PREFIX = "CLAUDE_CODE_SHELL_PREFIX";
+
+    /** Where a prefix the user had is kept while Baton's takes its place: the wrapper runs commands through it. */
+    static final String NEXT_SHELL_PREFIX = "BATON_NEXT_SHELL_PREFIX";
+
+    /** Baton's prefix: the hook script as the shell wrapper. Claude Code splits the value at its last " -". */
+    static String shellPrefix(Path hookScript) {
+        return hookScript.toAbsolutePath() + " " + HookScript.SHELL_OPTION;
+    }
+
+    /** Sets Baton's shell prefix, keeping a prefix of the user's as the one Baton's wrapper runs commands through. */
+    static List<String> setShellPrefix(ObjectNode settings, Path hookScript) {
+        ObjectNode env = JsonTrees.objectAt(settings, "env", "env");
+        String ours = shellPrefix(hookScript);
+        JsonNode current = env.get(SHELL_PREFIX);
+        if (current != null && ours.equals(current.asText())) {
+            return List.of();
+        }
+        if (current != null && current.isTextual() && !current.asText().isBlank() && !isBatons(current.asText())) {
+            env.put(NEXT_SHELL_PREFIX, current.asText());
+        }
+        env.put(SHELL_PREFIX, ours);
+        return List.of("+ env " + SHELL_PREFIX + " (every Bash command through Baton's shell wrapper)");
+    }
+
+    /** Removes Baton's shell prefix, giving back the user's own where one was kept, and an {@code env} left empty. */
+    static List<String> removeShellPrefix(ObjectNode settings) {
+        JsonNode env = settings.get("env");
+        if (env == null || !env.isObject() || !isBatons(env.path(SHELL_PREFIX).asText(""))) {
+            return List.of();
+        }
+        ObjectNode variables = (ObjectNode) env;
+        JsonNode kept = variables.remove(NEXT_SHELL_PREFIX);
+        if (kept != null) {
+            variables.set(SHELL_PREFIX, kept);
+        } else {
+            variables.remove(SHELL_PREFIX);
+        }
+        if (variables.isEmpty()) {
+            settings.remove("env");
+        }
+        return List.of("- env " + SHELL_PREFIX);
+    }
+
+    static boolean hasShellPrefix(ObjectNode settings, Path hookScript) {
+        return shellPrefix(hookScript).equals(settings.path("env").path(SHELL_PREFIX).asText(null));
+    }
+
+    private static boolean isBatons(String prefix) {
+        return prefix.contains(HookCommand.MARKER) && prefix.endsWith(" " + HookScript.SHELL_OPTION);
+    }
 
     private ClaudeSettings() {
     }

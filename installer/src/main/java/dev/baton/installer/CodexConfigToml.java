@@ -60,7 +60,7 @@ final class CodexConfigToml {
             "BATON_HEARTBEAT_TTL", "BATON_DEADLOCK_POLICY", "BATON_DENIED_WAIT_SECONDS", "BATON_EVENT_RETENTION",
             "BATON_EVENT_CLIENT_QUEUE", "BATON_IGNORE", "BATON_LOCK_OUTSIDE_REPOS", "BATON_SHELL",
             "BATON_SHELL_AFTER_CHECK", "BATON_SHELL_ALLOW", "BATON_SHELL_DENY", "BATON_SHELL_GIT_TIMEOUT_MS",
-            "BATON_SHELL_INDEX_WAIT_MS");
+            "BATON_SHELL_INDEX_WAIT_MS", "BATON_SHELL_ENFORCE", "BATON_SHELL_GUARD_MAX");
 
     /**
      * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the hook script may be
@@ -79,6 +79,62 @@ final class CodexConfigToml {
                 + "\"\nargs = [\"" + Agent.CODEX.command() + "\", \"" + HookScript.MCP_EVENT + "\"]\nenv_vars = ["
                 + variables + "]\nstartup_timeout_sec = " + MCP_STARTUP_SECONDS + "\n");
     }
+
+    /**
+     * The text with BASH_ENV set to Baton's {@code bashEnv} for the commands Codex runs
+     * ({@code [shell_environment_policy.set]}): bash then hands each command to Baton's shell wrapper. Unchanged
+     * where the user set BASH_ENV there already, or wrote the policy's {@code set} as an inline table (which TOML
+     * does not let another table extend); see {@link #shellEnvironmentConflict}.
+     */
+    static String withShellEnvironment(String text, String bashEnv) throws IOException {
+        String result = withoutShellEnvironment(text);
+        if (shellEnvironmentConflict(result).isPresent()) {
+            return result;
+        }
+        String line = "BASH_ENV = \"" + escape(bashEnv) + "\"";
+        List<String> lines = new ArrayList<>(List.of(result.split("\n", -1)));
+        int at = indexOfHeader(lines, SHELL_SET_TABLE);
+        if (at >= 0) {
+            lines.addAll(at + 1, List.of(MARKER, line));
+            return String.join("\n", lines);
+        }
+        return append(result, SHELL_SET_TABLE + "\n" + line + "\n");
+    }
+
+    /** Why Baton cannot set BASH_ENV for Codex's commands in this text (Baton's own entry aside), if it cannot. */
+    static Optional<String> shellEnvironmentConflict(String text) throws IOException {
+        text = withoutShellEnvironment(text);
+        JsonNode tree = TOML.readTree(text);
+        JsonNode set = tree == null ? null : tree.path("shell_environment_policy").get("set");
+        if (set != null && set.has("BASH_ENV")) {
+            return Optional.of("it sets BASH_ENV for Codex's commands itself (shell_environment_policy.set)");
+        }
+        List<String> lines = List.of(text.split("\n", -1));
+        if (set != null && indexOfHeader(lines, SHELL_SET_TABLE) < 0) {
+            return Optional.of("its shell_environment_policy.set is an inline table, which no other table may extend");
+        }
+        return Optional.empty();
+    }
+
+    static String withoutShellEnvironment(String text) {
+        String result = withoutBatonTables(text, "shell_environment_policy.set]");
+        List<String> lines = new ArrayList<>(List.of(result.split("\n", -1)));
+        for (int i = 0; i < lines.size() - 1; i++) {
+            if (lines.get(i).equals(MARKER) && lines.get(i + 1).startsWith("BASH_ENV = ")) {
+                lines.subList(i, i + 2).clear();
+                i--;
+            }
+        }
+        return String.join("\n", lines);
+    }
+
+    static Optional<String> shellEnvironment(String text) throws IOException {
+        JsonNode tree = TOML.readTree(text);
+        JsonNode value = tree == null ? null : tree.path("shell_environment_policy").path("set").get("BASH_ENV");
+        return Optional.ofNullable(value == null ? null : value.asText());
+    }
+
+    private static final String SHELL_SET_TABLE = "[shell_environment_policy.set]";
 
     static String withoutMcpServer(String text) {
         return withoutBatonTables(text, "mcp_servers." + McpRegistration.SERVER + "]");

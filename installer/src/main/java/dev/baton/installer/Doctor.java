@@ -74,6 +74,7 @@ public final class Doctor {
         new AgentChecks(layout, project, environment).addTo(checks);
         checks.add(6, sidecar());
         checks.add(7, serviceMode());
+        checks.add(8, ShellWrapperChecks.kernel(layout, environment));
         return checks;
     }
 

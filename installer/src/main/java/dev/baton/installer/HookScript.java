@@ -2,11 +2,34 @@ package dev.baton.installer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
-/** The hook script the agents run, shipped as a classpath resource by the hook-scripts module; opaque bytes here. */
-public record HookScript(byte[] content) {
+/**
+ * The hook script the agents run, and the scripts installed beside it (by name): {@value #GUARD}, which runs a
+ * shell command where the files other sessions hold are read-only, and {@value #BASH_ENV}, which bash reads before
+ * each command Codex CLI runs. Shipped as classpath resources by the hook-scripts module; opaque bytes here.
+ */
+public record HookScript(byte[] content, Map<String, byte[]> companions) {
 
     public static final String RESOURCE = "dev/baton/hook/baton-hook";
+    public static final String GUARD = "baton-guard";
+    public static final String BASH_ENV = "baton-bash-env";
+
+    /**
+     * The hook script's option that makes it the wrapper of an agent's shell commands ({@code baton-hook --shell
+     * COMMAND}), as Claude Code's CLAUDE_CODE_SHELL_PREFIX names it.
+     */
+    public static final String SHELL_OPTION = "--shell";
+
+    public HookScript(byte[] content) {
+        this(content, Map.of());
+    }
+
+    public HookScript {
+        companions = Map.copyOf(companions);
+    }
 
     /**
      * The event of no agent that makes the script Baton's MCP server over stdio ({@code baton-hook AGENT Mcp}): it
@@ -21,7 +44,18 @@ public record HookScript(byte[] content) {
                 throw new InstallerException("This build of Baton lacks its hook script (classpath resource "
                         + RESOURCE + "). Rebuild it with the hook-scripts module, e.g. mvn -B package.");
             }
-            return new HookScript(in.readAllBytes());
+            byte[] content = in.readAllBytes();
+            Map<String, byte[]> companions = new LinkedHashMap<>();
+            for (String name : List.of(GUARD, BASH_ENV)) {
+                try (InputStream companion = HookScript.class.getClassLoader().getResourceAsStream("dev/baton/hook/" + name)) {
+                    if (companion == null) {
+                        throw new InstallerException("This build of Baton lacks dev/baton/hook/" + name
+                                + ". Rebuild it with the hook-scripts module, e.g. mvn -B package.");
+                    }
+                    companions.put(name, companion.readAllBytes());
+                }
+            }
+            return new HookScript(content, companions);
         } catch (IOException e) {
             throw new InstallerException("Cannot read the packaged hook script " + RESOURCE + ": " + e.getMessage(), e);
         }

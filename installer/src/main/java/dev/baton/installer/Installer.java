@@ -42,6 +42,10 @@ public final class Installer {
         List<TextConfigFile> texts = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         planHooks(target, json, skipped);
+        if (target.includes(Agent.CLAUDE)) {
+            json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+                    tree -> ClaudeSettings.setShellPrefix(tree, layout.hookScript()));
+        }
         if (allowMcpTools && target.includes(Agent.CLAUDE)) {
             json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
                     ClaudeSettings::allowMcpTools);
@@ -53,7 +57,7 @@ public final class Installer {
             }
         }
         if (target.includes(Agent.CODEX)) {
-            planCodexConfig(target, json, registerMcp).ifPresent(texts::add);
+            planCodexConfig(target, json, registerMcp, skipped).ifPresent(texts::add);
         }
         try {
             if (!dryRun) {
@@ -96,9 +100,12 @@ public final class Installer {
         }
     }
 
-    /** Trust for Baton's Codex hooks as Codex records it, and the MCP server, in ~/.codex/config.toml. */
-    private Optional<TextConfigFile> planCodexConfig(Target target, JsonEdits json, boolean registerMcp)
-            throws InstallerException {
+    /**
+     * Trust for Baton's Codex hooks as Codex records it, and at user scope the MCP server and the BASH_ENV that runs
+     * Codex's shell commands through Baton's wrapper, in ~/.codex/config.toml.
+     */
+    private Optional<TextConfigFile> planCodexConfig(Target target, JsonEdits json, boolean registerMcp,
+                                                     List<String> skipped) throws InstallerException {
         Optional<Path> hooksFile = AgentFiles.hookFile(layout, Agent.CODEX, target.scope(), target.project());
         if (hooksFile.isEmpty()) {
             return Optional.empty();
@@ -116,6 +123,17 @@ public final class Installer {
         }
         try {
             CodexConfigToml.parse(after);
+            if (target.scope() == Scope.USER) {
+                Optional<String> conflict = CodexConfigToml.shellEnvironmentConflict(after);
+                if (conflict.isPresent()) {
+                    skipped.add("  skipped           Codex's shell commands through Baton's wrapper: " + config + " "
+                            + conflict.get() + "; Baton checks them before and after they run (see `baton doctor`)");
+                } else {
+                    after = CodexConfigToml.withShellEnvironment(after,
+                            layout.hookScript().resolveSibling(HookScript.BASH_ENV).toAbsolutePath().toString());
+                    changes.add("~ BASH_ENV for Codex's shell commands (through Baton's shell wrapper)");
+                }
+            }
         } catch (IOException e) {
             throw new InstallerException("Refusing to edit " + config + ": it is not valid TOML (" + e.getMessage()
                     + "). Fix it, then run the command again; nothing was changed.", e);

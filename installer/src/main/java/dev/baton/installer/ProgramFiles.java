@@ -35,6 +35,10 @@ final class ProgramFiles {
     List<FileStep> install(HookScript script, ProgramSource program, boolean dryRun) throws IOException {
         List<FileStep> steps = new ArrayList<>();
         steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
+        for (Map.Entry<String, byte[]> companion : script.companions().entrySet()) {
+            steps.add(writeExecutable(layout.hookScript().resolveSibling(companion.getKey()), companion.getValue(),
+                    companion.getKey().equals(HookScript.GUARD) ? "shell guard" : "bash start-up file for Codex's commands", dryRun));
+        }
         steps.add(JvmOptions.write(layout.installedJar(), dryRun));
         Path runs = program.location();
         if (program.isJar()) {
@@ -70,7 +74,8 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.hookLauncher(), layout.installedJar(),
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.hookScript().resolveSibling(HookScript.GUARD),
+                layout.hookScript().resolveSibling(HookScript.BASH_ENV), layout.hookLauncher(), layout.installedJar(),
                 ClassDataArchive.of(layout.installedJar()), JvmOptions.of(layout.installedJar()),
                 layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {

@@ -50,6 +50,8 @@ public final class Uninstaller {
         if (target.includes(Agent.CLAUDE)) {
             json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
                     ClaudeSettings::removeMcpRule);
+            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+                    ClaudeSettings::removeShellPrefix);
         }
         for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
             json.planRemoval(placement.file(), tree -> McpRegistration.remove(tree, placement));
@@ -99,6 +101,11 @@ public final class Uninstaller {
             String removed = CodexConfigToml.withoutMcpServer(after);
             if (!removed.equals(after)) {
                 changes.add("- MCP server " + McpRegistration.SERVER);
+            }
+            after = removed;
+            removed = CodexConfigToml.withoutShellEnvironment(after);
+            if (!removed.equals(after)) {
+                changes.add("- BASH_ENV for Codex's shell commands");
             }
             after = removed;
         }

@@ -26,7 +26,8 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         machine.installer().install(machine.target(Scope.USER, Agent.CLAUDE), false, true, false);
 
         ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
-        assertThat(fieldNames(settings)).containsExactly("hooks");
+        assertThat(fieldNames(settings)).containsExactly("hooks", "env");
+        assertThat(settings.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText()).isEqualTo(machine.hookScript() + " --shell");
         assertThat(fieldNames(settings.get("hooks"))).containsExactly("PreToolUse", "PostToolUse",
                 "PostToolUseFailure", "PermissionDenied", "Stop", "SubagentStop", "SessionStart", "SessionEnd");
         for (String event : List.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied")) {
@@ -67,10 +68,11 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String installed = read(machine.userSettings());
         ObjectNode before = JsonText.parseObject(original);
         ObjectNode after = JsonText.parseObject(installed);
-        for (String key : List.of("$schema", "env", "model", "statusLine", "cleanupPeriodDays",
-                "includeCoAuthoredBy")) {
+        for (String key : List.of("$schema", "model", "statusLine", "cleanupPeriodDays", "includeCoAuthoredBy")) {
             assertThat(after.get(key)).as(key).isEqualTo(before.get(key));
         }
+        ObjectNode env = ((ObjectNode) before.get("env")).deepCopy().put("CLAUDE_CODE_SHELL_PREFIX", machine.hookScript() + " --shell");
+        assertThat(after.get("env")).isEqualTo(env);
         assertThat(fieldNames(after)).containsExactlyElementsOf(fieldNames(before));
         assertThat(fieldNames(after.get("hooks")))
                 .containsExactly("PreToolUse", "PostToolUse", "Notification", "PostToolUseFailure", "PermissionDenied",
@@ -237,6 +239,38 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
         assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
                 .hasMessageContaining("expected a JSON object but found an array");
+    }
+
+    @Test
+    void aShellPrefixOfTheUsersOwnIsKeptForBatonsWrapperToRunCommandsThroughAndComesBackOnUninstall() throws Exception {
+        String original = "{\n  \"env\": {\n    \"CLAUDE_CODE_SHELL_PREFIX\": \"/usr/local/bin/audit-log -q\"\n  }\n}\n";
+        write(machine.userSettings(), original);
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        ObjectNode installed = JsonText.parseObject(read(machine.userSettings()));
+        assertThat(installed.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText()).isEqualTo(machine.hookScript() + " --shell");
+        assertThat(installed.at("/env/BATON_NEXT_SHELL_PREFIX").asText()).isEqualTo("/usr/local/bin/audit-log -q");
+        machine.install(Scope.USER, Agent.CLAUDE);
+        assertThat(JsonText.parseObject(read(machine.userSettings())).at("/env/BATON_NEXT_SHELL_PREFIX").asText())
+                .as("a second install does not take Baton's own prefix for the user's").isEqualTo("/usr/local/bin/audit-log -q");
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(machine.userSettings())).isEqualTo(original);
+    }
+
+    @Test
+    void theShellPrefixGoesWithTheHooksWhenTheUserChangedTheFileMeanwhile() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+        ObjectNode edited = JsonText.parseObject(read(machine.userSettings()));
+        edited.put("model", "opus");
+        write(machine.userSettings(), JsonText.render(edited));
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        ObjectNode after = JsonText.parseObject(read(machine.userSettings()));
+        assertThat(fieldNames(after)).containsExactly("model");
     }
 
     private static List<String> fieldNames(JsonNode node) {

@@ -99,11 +99,48 @@ class CodexInstallTest extends MachineFixture {
                 Path.of("src", "main", "java", "dev", "baton", "installer", "ProgramFiles.java"))) {
             shellName.matcher(Files.readString(script)).results().forEach(m -> read.add(m.group(1)));
         }
-        // Not the MCP server's or the sidecar's: the dashboard's jar, and whether a hook lets an unchecked edit through.
-        read.removeAll(List.of("BATON_DASHBOARD_JAR", "BATON_FAIL_OPEN"));
+        // Not the MCP server's or the sidecar's: the dashboard's jar, whether a hook lets an unchecked edit through,
+        // and what the shell wrapper alone reads (the mark of a command under it, a prefix it runs commands through).
+        read.removeAll(List.of("BATON_DASHBOARD_JAR", "BATON_FAIL_OPEN", "BATON_SHELL_GUARD", "BATON_NEXT_SHELL_PREFIX"));
 
         assertThat(read).contains("BATON_HOME", "BATON_PORT", "BATON_SHELL", "BATON_JAVA_OPTS", "BATON");
         assertThat(CodexConfigToml.MCP_VARIABLES).containsAll(read);
+    }
+
+    @Test
+    void codexsShellCommandsGetBatonsBashEnvInsideTheUsersOwnPolicyTableAndUninstallGivesTheBytesBack() throws Exception {
+        Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG
+                + "\n[shell_environment_policy]\ninherit = \"all\"\n\n[shell_environment_policy.set]\nPROJECT = \"shop\"\n");
+        String original = read(config);
+
+        machine.install(Scope.USER, Agent.CODEX);
+
+        String installed = read(config);
+        String bashEnv = machine.layout().hookScript().resolveSibling("baton-bash-env").toString();
+        assertThat(CodexConfigToml.shellEnvironment(installed)).contains(bashEnv);
+        assertThat(installed).contains("[shell_environment_policy.set]\n" + CodexConfigToml.MARKER + "\nBASH_ENV = \"" + bashEnv
+                + "\"\nPROJECT = \"shop\"\n");
+        assertThat(machine.layout().hookScript().resolveSibling("baton-bash-env")).exists();
+        assertThat(machine.layout().hookScript().resolveSibling("baton-guard")).isExecutable();
+
+        machine.uninstall(Scope.USER, Agent.CODEX);
+
+        assertThat(read(config)).isEqualTo(original);
+    }
+
+    @Test
+    void aBashEnvOfTheUsersOwnOrAnInlinePolicyIsLeftAloneAndInstallSaysSo() throws Exception {
+        for (String own : List.of("[shell_environment_policy]\nset = { BASH_ENV = \"/home/dev/.bash_codex\" }\n",
+                "[shell_environment_policy]\nset = { PROJECT = \"shop\" }\n")) {
+            Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG + "\n" + own);
+
+            machine.install(Scope.USER, Agent.CODEX);
+
+            assertThat(read(config)).contains(own).doesNotContain("baton-bash-env");
+            assertThat(machine.out()).contains("skipped           Codex's shell commands through Baton's wrapper: " + config);
+            machine.uninstall(Scope.USER, Agent.CODEX);
+            assertThat(read(config)).isEqualTo(USER_CONFIG + "\n" + own);
+        }
     }
 
     @Test

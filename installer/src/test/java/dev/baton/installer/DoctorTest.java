@@ -52,6 +52,31 @@ class DoctorTest extends MachineFixture {
     }
 
     @Test
+    void theDoctorTriesTheShellGuardAndSaysHowEachAgentsShellCommandsAreGuarded() throws Exception {
+        machine.install(Scope.USER);
+
+        List<Doctor.Check> checks = doctor().run();
+
+        assertThat(checks).filteredOn(check -> check.subject().equals("shell guard")).singleElement()
+                .satisfies(check -> assertThat(check.detail()).startsWith("agents' shell commands find the files other"
+                        + " sessions hold read-only"));
+        assertThat(checks).filteredOn(check -> check.subject().equals("Claude shell")).singleElement()
+                .satisfies(check -> assertThat(check.status()).isEqualTo(Doctor.Status.OK));
+        assertThat(checks).filteredOn(check -> check.subject().equals("Codex shell")).singleElement()
+                .satisfies(check -> assertThat(check.detail()).contains("BASH_ENV"));
+
+        ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
+        ((ObjectNode) settings.get("env")).remove("CLAUDE_CODE_SHELL_PREFIX");
+        write(machine.userSettings(), JsonText.render(settings));
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude shell")).singleElement()
+                .satisfies(check -> {
+                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.fix()).isEqualTo("run `baton install --claude` again");
+                });
+    }
+
+    @Test
     void aMissingHookAndAMissingSidecarAreReportedWithFixes() throws Exception {
         machine.install(Scope.USER);
         ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));

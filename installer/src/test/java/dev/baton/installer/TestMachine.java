@@ -17,7 +17,10 @@ import java.util.stream.Stream;
 /** A user's machine inside a temporary directory: a home, one project, a Baton jar, and what the commands print. */
 final class TestMachine {
 
-    /** Stands in for the packaged hook script: lets every hook call through, and as MCP server lists one tool. */
+    /**
+     * Stands in for the packaged hook script: lets every hook call through, and as MCP server lists one tool. The
+     * scripts installed beside it are the packaged ones.
+     */
     static final HookScript SCRIPT = new HookScript("""
             #!/usr/bin/env bash
             # stand-in for the packaged hook script
@@ -29,7 +32,15 @@ final class TestMachine {
                 *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\\n' "${BASH_REMATCH[1]}" ;;
               esac
             done
-            """.getBytes(StandardCharsets.UTF_8));
+            """.getBytes(StandardCharsets.UTF_8), packagedCompanions());
+
+    private static Map<String, byte[]> packagedCompanions() {
+        try {
+            return HookScript.packaged().companions();
+        } catch (InstallerException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     final Path root;
     final Path home;
