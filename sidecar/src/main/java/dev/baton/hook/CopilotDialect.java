@@ -113,4 +113,20 @@ final class CopilotDialect extends Dialect {
     ObjectNode context(EventKind event, String text) {
         return Json.mapper().createObjectNode().put("additionalContext", text);
     }
+
+    @Override
+    boolean rewritesArguments() {
+        return true;
+    }
+
+    /** {@code modifiedArgs} replaces the tool's arguments whole; no {@code permissionDecision}. */
+    @Override
+    ObjectNode rewrite(ObjectNode arguments, String context) {
+        ObjectNode answer = Json.mapper().createObjectNode();
+        answer.set("modifiedArgs", arguments);
+        if (context != null && !context.isBlank()) {
+            answer.put("additionalContext", context);
+        }
+        return answer;
+    }
 }

@@ -54,10 +54,31 @@ abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, Copilot
         return ClaudeStyle.context(ClaudeStyle.eventName(event), text);
     }
 
+    /**
+     * Whether the agent runs a tool call with the arguments its PreToolUse hook answers, without an explicit allow
+     * (checked with each real CLI): Copilot CLI's {@code modifiedArgs} and Gemini CLI's {@code tool_input} are applied
+     * as they are; Codex CLI applies {@code updatedInput} only beside {@code permissionDecision: allow}, which would
+     * skip the user's own prompt, and Claude Code runs its shell commands through Baton's prefix instead.
+     */
+    boolean rewritesArguments() {
+        return false;
+    }
+
+    /** The answer that has a tool call run with {@code arguments}, where {@link #rewritesArguments()}. */
+    ObjectNode rewrite(ObjectNode arguments, String context) {
+        throw new UnsupportedOperationException(agent + " does not take rewritten arguments from a hook");
+    }
+
     /** Every agent reads its answer as one line of JSON on stdout with exit 0, and nothing when there is none. */
     final HookOutput render(HookReply reply, EventKind event) {
         if (reply instanceof HookReply.Deny deny && event == EventKind.PRE_TOOL) {
             return HookOutput.stdout(ClaudeStyle.line(denial(deny.reason())));
+        }
+        if (reply instanceof HookReply.Rewrite rewrite) {
+            if (event == EventKind.PRE_TOOL && rewritesArguments()) {
+                return HookOutput.stdout(ClaudeStyle.line(rewrite(rewrite.arguments(), rewrite.context())));
+            }
+            reply = HookReply.context(rewrite.context());
         }
         if (reply instanceof HookReply.Context context && carriesContext(event)) {
             return HookOutput.stdout(ClaudeStyle.line(context(event, context.text())));

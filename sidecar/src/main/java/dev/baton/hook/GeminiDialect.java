@@ -39,6 +39,24 @@ final class GeminiDialect extends Dialect {
     }
 
     @Override
+    boolean rewritesArguments() {
+        return true;
+    }
+
+    /**
+     * {@code hookSpecificOutput.tool_input}, given whole: Gemini CLI merges it into the arguments on one path and builds
+     * the call from it alone on another. No {@code decision}. BeforeTool carries no context.
+     */
+    @Override
+    ObjectNode rewrite(ObjectNode arguments, String context) {
+        ObjectNode answer = Json.mapper().createObjectNode();
+        ObjectNode specific = answer.putObject("hookSpecificOutput");
+        specific.put("hookEventName", "BeforeTool");
+        specific.set("tool_input", arguments);
+        return answer;
+    }
+
+    @Override
     ObjectNode context(EventKind event, String text) {
         return ClaudeStyle.context(event == EventKind.POST_TOOL ? "AfterTool" : "SessionStart", text);
     }

@@ -13,9 +13,10 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini&event=EVENT&pid=PID&ppid=PID}, body: the agent's raw
- * hook payload (bearer token required, like every route). {@code pid} and {@code ppid} are the script's own pid and
- * its parent's: hints of where the kernel's view of the connection is looked up, never proof.
+ * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini&event=EVENT&pid=PID&ppid=PID[&script=PATH]}, body: the
+ * agent's raw hook payload (bearer token required, like every route). {@code pid} and {@code ppid} are the script's
+ * own pid and its parent's: hints of where the kernel's view of the connection is looked up, never proof.
+ * {@code script} is where the hook script is, for a shell command the hook rewrites to run through it.
  *
  * <p>The reply is shaped so that the bash hook script can act on it without parsing JSON: status 200, header
  * {@code X-Baton-Exit: N} (the exit code the script must return), header {@code X-Baton-Stream: stderr} when the
@@ -97,7 +98,7 @@ public final class HookRoutes {
         String agent = Bodies.requiredQuery(ctx, "agent");
         HookCaller caller = HookCaller.of(ctx, pid(ctx.queryParam("pid"), "pid"), pid(ctx.queryParam("ppid"), "ppid"));
         HookOutput output = service.handle(new HookService.HookRequest(agent, ctx.queryParam("event"),
-                caller.ppid(), ctx.bodyAsBytes(), caller.peer()));
+                caller.ppid(), ctx.bodyAsBytes(), caller.peer(), ctx.queryParam("script")));
         byte[] text = output.text().getBytes(StandardCharsets.UTF_8);
         ctx.status(200);
         ctx.header(EXIT_HEADER, Integer.toString(output.exitCode()));

@@ -63,7 +63,7 @@ final class HookService {
      * One hook call as the script sends it: the agent it was installed for, the event, its parent pid (checked
      * against the kernel's view of the connection), the payload, and the process behind the connection.
      */
-    record HookRequest(String agent, String event, long ppid, byte[] body, ConnectionPeer caller) {
+    record HookRequest(String agent, String event, long ppid, byte[] body, ConnectionPeer caller, String script) {
     }
 
     HookOutput handle(HookRequest request) {
@@ -80,7 +80,8 @@ final class HookService {
                 baton.sessions().requireHookCaller(main, request.caller(), request.ppid() > 0);
             }
         }
-        HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid()) : switch (call.event()) {
+        HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid(), request.script())
+                : switch (call.event()) {
             case SESSION_START -> sessionStart(call, dialect, request.ppid());
             case PRE_TOOL -> preTool(call, dialect, request.ppid());
             case POST_TOOL -> postTool(call, dialect, request.ppid());

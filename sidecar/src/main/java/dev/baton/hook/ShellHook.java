@@ -1,6 +1,7 @@
 package dev.baton.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellCommand;
@@ -73,7 +74,11 @@ final class ShellHook {
                 && SHELL_TOOLS.contains(call.toolName().toLowerCase(Locale.ROOT));
     }
 
-    HookReply handle(HookCall call, HookPayload payload, Dialect dialect, long ppid) {
+    /**
+     * @param script the hook script's absolute path, as it said (null when it did not): a command the agent lets
+     *               the hook rewrite runs through it while other sessions hold files
+     */
+    HookReply handle(HookCall call, HookPayload payload, Dialect dialect, long ppid, String script) {
         String session = sessions.ensure(call, ppid);
         String toolUseId = payload.has("tool_use_id") && payload.node("tool_use_id").isTextual()
                 ? payload.text("tool_use_id") : null;
@@ -103,12 +108,22 @@ final class ShellHook {
             List<String> lines = notices.take(session);
             return new HookReply.Deny(lines.isEmpty() ? deny.reason() : deny.reason() + "\n\n" + String.join("\n", lines));
         }
-        if (!dialect.carriesContext(EventKind.PRE_TOOL)) {
-            return HookReply.SILENT;
-        }
         List<String> lines = new ArrayList<>(((ShellGuard.Proceed) decision).notes());
-        lines.addAll(notices.take(session));
-        return HookReply.context(String.join("\n", lines));
+        if (dialect.carriesContext(EventKind.PRE_TOOL)) {
+            lines.addAll(notices.take(session));
+        }
+        String context = String.join("\n", lines);
+        if (dialect.rewritesArguments() && script != null && script.startsWith("/") && input != null && input.isObject()
+                && input.path("command").isTextual() && !powershell && enforcement.othersHoldFiles(session)) {
+            ObjectNode arguments = ((ObjectNode) input).deepCopy();
+            arguments.put("command", quoted(script) + " --shell -c " + singleQuoted(command));
+            return new HookReply.Rewrite(arguments, context);
+        }
+        return dialect.carriesContext(EventKind.PRE_TOOL) ? HookReply.context(context) : HookReply.SILENT;
+    }
+
+    private static String singleQuoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
     }
 
     /** The turn or the session ended: the session's commands still running have ended too. */

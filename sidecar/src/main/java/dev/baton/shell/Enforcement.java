@@ -125,6 +125,22 @@ public final class Enforcement {
         return true;
     }
 
+    /**
+     * Whether a session outside {@code sessionId}'s own (the conversation it belongs to and that conversation's
+     * subagents) holds a file: then its agent's next shell command should run through the wrapper.
+     */
+    public boolean othersHoldFiles(String sessionId) {
+        if (!settings.enabled() || !settings.enforce()) {
+            return false;
+        }
+        return baton.ledger().read(world -> {
+            String main = world.session(sessionId).map(Session::familyId).orElse(sessionId);
+            Set<String> own = new LinkedHashSet<>(List.of(main));
+            world.subagentsOf(main).forEach(sub -> own.add(sub.id()));
+            return world.locks().stream().anyMatch(lock -> !own.contains(lock.sessionId()));
+        });
+    }
+
     /** The sessions the caller acts for (see {@link #ownSessions(World, ProcessIdentity)}). */
     public Set<String> ownSessions(ProcessIdentity caller) {
         return baton.ledger().read(world -> ownSessions(world, caller));
