@@ -18,6 +18,8 @@ import dev.baton.state.Store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.LoggerFactory;
 
 /** The domain of one sidecar, wired: the ledger and the tables that change it. Adapters take this. */
 public final class Baton implements AutoCloseable {
@@ -32,6 +34,7 @@ public final class Baton implements AutoCloseable {
     private final Messages messages;
     private final Plans plans;
     private final NoticeSource notices;
+    private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl) {
         this.ledger = new Ledger(store, clock);
@@ -103,8 +106,20 @@ public final class Baton implements AutoCloseable {
         messages.sweep();
     }
 
+    /** A resource an adapter made for this domain (a watch, a thread), closed with it. */
+    public void closeWith(AutoCloseable resource) {
+        resources.add(resource);
+    }
+
     @Override
     public void close() {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LoggerFactory.getLogger(Baton.class).warn("closing {}: {}", resource, e.toString());
+            }
+        }
         ledger.close();
     }
 }

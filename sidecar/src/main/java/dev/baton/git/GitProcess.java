@@ -23,6 +23,14 @@ final class GitProcess {
     }
 
     static byte[] run(Path root, Duration timeout, String... args) throws GitException {
+        return run(root, timeout, new byte[0], 0, args);
+    }
+
+    /**
+     * Runs git with {@code input} on its standard input; an exit code up to {@code lastSuccessfulExit} counts as an
+     * answer (some commands say "nothing found" with 1).
+     */
+    static byte[] run(Path root, Duration timeout, byte[] input, int lastSuccessfulExit, String... args) throws GitException {
         List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -32,6 +40,11 @@ final class GitProcess {
         // The sidecar may have been started from inside a git hook; those variables would point git elsewhere.
         INHERITED_GIT_VARIABLES.forEach(env::remove);
         env.put("GIT_OPTIONAL_LOCKS", "0");
+        // Paths Baton passes after "--" are files, never patterns: a held file named a*b.txt must not match others.
+        // (Only there: some commands, check-ignore among them, refuse the setting.)
+        if (List.of(args).contains("--")) {
+            env.put("GIT_LITERAL_PATHSPECS", "1");
+        }
         env.put("LC_ALL", "C");
         String shown = "git " + args[0] + " in " + root;
         Process git;
@@ -41,9 +54,11 @@ final class GitProcess {
             throw new GitException("cannot run " + shown + ": " + e.getMessage());
         }
         try {
-            git.getOutputStream().close();
             Drain output = new Drain(git.getInputStream());
             output.start();
+            try (var stdin = git.getOutputStream()) {
+                stdin.write(input);
+            }
             if (!git.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 git.destroyForcibly();
                 throw new GitException(shown + " took longer than " + timeout.toMillis() + " ms");
@@ -52,7 +67,7 @@ final class GitProcess {
             if (output.isAlive() || output.failure != null) {
                 throw new GitException("could not read the output of " + shown);
             }
-            if (git.exitValue() != 0) {
+            if (git.exitValue() < 0 || git.exitValue() > lastSuccessfulExit) {
                 throw new GitException(shown + " failed with exit code " + git.exitValue());
             }
             return output.buffer.toByteArray();

@@ -21,4 +21,10 @@ final class ClaudeCodeDialect extends Dialect {
     List<String> filesWritten(String tool, JsonNode input) {
         return EDIT_TOOLS.contains(tool.toLowerCase(Locale.ROOT)) ? ClaudeStyle.requireFile(tool, input) : null;
     }
+
+    /** Claude Code also shows context given at PostToolUseFailure (hookSpecificOutput.additionalContext). */
+    @Override
+    boolean carriesContext(EventKind event) {
+        return event == EventKind.TOOL_FAILED || ClaudeStyle.carriesContext(event);
+    }
 }

@@ -58,8 +58,10 @@ final class ShellHook {
             return new Guarded(new Enforcement.Plan(Enforcement.Mode.NONE, List.of(), "", ""),
                     new ShellGuard.Run("-", false, null));
         }
-        ShellGuard.Run run = guard.runStarted(enforcement.ownSessions(caller), callId, command);
-        return new Guarded(enforcement.plan(caller, run.announced(), cwd), run);
+        ShellGuard.Run run = guard.runStarted(enforcement.ownSessions(caller), callId, command, caller);
+        Enforcement.Plan plan = enforcement.plan(caller, run.announced(), cwd);
+        guard.runProtects(run.id(), plan.files());
+        return new Guarded(plan, run);
     }
 
     /** The wrapper reports the end of a run: the command is checked now; what its agent should read. */
@@ -67,10 +69,14 @@ final class ShellHook {
         return guard.runEnded(runId);
     }
 
-    /** Whether the call is a shell tool's PreToolUse or PostToolUse that this class answers. */
+    /**
+     * Whether the call is a shell tool's PreToolUse, PostToolUse or PostToolUseFailure (a command that failed may
+     * have written all the same) that this class answers.
+     */
     boolean handles(HookCall call) {
         return !call.editTool() && call.toolName() != null
-                && (call.event() == EventKind.PRE_TOOL || call.event() == EventKind.POST_TOOL)
+                && (call.event() == EventKind.PRE_TOOL || call.event() == EventKind.POST_TOOL
+                || call.event() == EventKind.TOOL_FAILED)
                 && SHELL_TOOLS.contains(call.toolName().toLowerCase(Locale.ROOT));
     }
 
@@ -82,9 +88,9 @@ final class ShellHook {
         String session = sessions.ensure(call, ppid);
         String toolUseId = payload.has("tool_use_id") && payload.node("tool_use_id").isTextual()
                 ? payload.text("tool_use_id") : null;
-        if (call.event() == EventKind.POST_TOOL) {
+        if (call.event() == EventKind.POST_TOOL || call.event() == EventKind.TOOL_FAILED) {
             List<String> lines = new ArrayList<>(guard.after(session, toolUseId));
-            if (!dialect.carriesContext(EventKind.POST_TOOL)) {
+            if (!dialect.carriesContext(call.event())) {
                 return HookReply.SILENT;
             }
             lines.addAll(notices.take(session));

@@ -13,14 +13,23 @@ public final class HeldMessage {
     }
 
     public static String of(String shownFile, Holder holder, Instant now) {
-        return of(shownFile, holder, now, "ask for it with `baton negotiate " + quoted(shownFile)
-                + " --reason \"…\"`, or work on something else and try again later");
+        return of(shownFile, holder, now, askFor(shownFile));
     }
 
     /** The same with another next step (e.g. the state of a request the caller has made already). */
     public static String of(String shownFile, Holder holder, Instant now, String nextStep) {
-        StringBuilder text = new StringBuilder();
-        text.append(shownFile).append(" is held by ");
+        return shownFile + " is " + heldBy(holder, now) + "; " + nextStep;
+    }
+
+    /** The usual next step for a file someone else holds. */
+    public static String askFor(String shownFile) {
+        return "ask for it with `baton negotiate " + quoted(shownFile)
+                + " --reason \"…\"`, or work on something else and try again later";
+    }
+
+    /** "held by AGENT session ID "NAME" (pid P, alive, held for T, last edit T ago, plan: '…')". */
+    public static String heldBy(Holder holder, Instant now) {
+        StringBuilder text = new StringBuilder("held by ");
         text.append(holder.agent() == null ? "session" : holder.agent() + " session").append(' ').append(shortId(holder.session()));
         if (holder.name() != null && !holder.name().isBlank()) {
             text.append(" \"").append(holder.name()).append('"');
@@ -39,8 +48,7 @@ public final class HeldMessage {
         if (holder.plan() != null && !holder.plan().isBlank()) {
             text.append(", plan: '").append(holder.plan()).append('\'');
         }
-        text.append("); ").append(nextStep);
-        return text.toString();
+        return text.append(')').toString();
     }
 
     /**

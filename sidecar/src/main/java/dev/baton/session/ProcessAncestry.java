@@ -61,6 +61,11 @@ public final class ProcessAncestry {
         return lineage;
     }
 
+    /** Whether the process runs now, with its recorded start instant. */
+    public static boolean isRunning(ProcessIdentity process) {
+        return !lineage(process).isEmpty();
+    }
+
     /** Whether two identities name one process: the same pid started at the same instant (both known). */
     public static boolean sameProcess(ProcessIdentity a, ProcessIdentity b) {
         return a != null && b != null && a.pid() == b.pid() && sameStart(a.startedAt(), b.startedAt());

@@ -52,7 +52,7 @@ class ShellCommandHookTest extends HookFixture {
         assertThat(call.denialReason())
                 .contains("Baton blocked this command")
                 .contains("`sed -i 's/original/by B/' Cart.java`")
-                .contains(CART + " is held by claude-code session aaaaaaaa…")
+                .contains(CART + ", which is held by claude-code session aaaaaaaa…")
                 .contains("pid " + a.pid());
         assertThat(content(CART)).contains("by A").doesNotContain("by B");
     }
@@ -65,7 +65,7 @@ class ShellCommandHookTest extends HookFixture {
         StandInAgent.ShellCall allowed = b.bash("echo hi > notes.md");
 
         assertThat(denied.denied()).isTrue();
-        assertThat(denied.denialReason()).contains("`echo 'B' > " + CART + "` writes " + CART + " is held by");
+        assertThat(denied.denialReason()).contains("`echo 'B' > " + CART + "` would write " + CART + ", which is held by");
         assertThat(harness.repo().path("notes.md")).hasContent("hi");
         assertThat(allowed.denied()).isFalse();
         assertThat(harness.holderOf("notes.md")).contains(b.sessionId());
@@ -92,7 +92,7 @@ class ShellCommandHookTest extends HookFixture {
 
         assertThat(call.pre().silent()).isTrue(); // cannot be analysed: it runs, and is checked afterwards
         assertThat(content(CART)).isEqualTo("by B\n");
-        assertThat(call.postContext()).contains("changed " + harness.repo().path(CART))
+        assertThat(call.postContext()).contains("changed the working copy of " + CART)
                 .contains("which session aaaaaaaa… holds; it has been told");
         List<AuditEntry> conflicts = harness.baton().ledger().store().auditSince(0, 10_000).stream()
                 .filter(entry -> entry.action().equals(ShellGuard.CONFLICT_ACTION)).toList();
@@ -110,7 +110,7 @@ class ShellCommandHookTest extends HookFixture {
         assertThat(event.path("command").asText()).startsWith("python3 -c");
         ScriptRun next = a.announce("git status", "toolu_next");
         assertThat(next.json().at("/hookSpecificOutput/additionalContext").asText())
-                .contains("your file " + harness.repo().path(CART) + " was changed by session bbbbbbbb…'s command `python3 -c");
+                .contains("the working copy of your file " + CART + " was changed by session bbbbbbbb…'s command `python3 -c");
         assertThat(harness.holderOf(CART)).contains(a.sessionId());
     }
 

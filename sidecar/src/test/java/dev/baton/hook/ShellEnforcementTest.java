@@ -119,10 +119,10 @@ class ShellEnforcementTest extends HookFixture {
             assertThat(call.command().stderr()).contains("Baton could not make the file another session holds read-only"
                     + " for this command (unshare: No space left on device); it runs with Baton's checks before and after it only.");
             assertThat(content(CART)).isEqualTo("by C\n");
-            assertThat(call.postContext()).contains("changed " + harness.repo().path(CART))
+            assertThat(call.postContext()).contains("changed the working copy of " + CART)
                     .contains("which session aaaaaaaa… holds; it has been told");
             assertThat(a.announce("git status", "toolu_next").json().at("/hookSpecificOutput/additionalContext").asText())
-                    .contains("was changed by session cccccccc…'s command `python3 -c");
+                    .contains("the working copy of your file " + CART + " was changed by session cccccccc…'s command `python3 -c");
         }
     }
 
@@ -162,7 +162,7 @@ class ShellEnforcementTest extends HookFixture {
         for (ScriptRun run : java.util.List.of(plain, quoted)) {
             assertThat(run.exit()).as(run.stderr()).isZero();
             assertThat(run.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
-            assertThat(run.json().at("/hookSpecificOutput/permissionDecisionReason").asText()).contains(CART + " is held by");
+            assertThat(run.json().at("/hookSpecificOutput/permissionDecisionReason").asText()).contains(CART + ", which is held by");
         }
     }
 

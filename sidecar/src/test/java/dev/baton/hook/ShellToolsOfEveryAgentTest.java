@@ -46,7 +46,7 @@ class ShellToolsOfEveryAgentTest extends HookFixture {
         ScriptRun run = harness.run("copilot", "preToolUse", payload.toString());
 
         assertThat(run.json().get("permissionDecision").asText()).isEqualTo("deny");
-        assertThat(run.json().get("permissionDecisionReason").asText()).contains(CART + " is held by claude-code session");
+        assertThat(run.json().get("permissionDecisionReason").asText()).contains(CART + ", which is held by claude-code session");
         assertCartUnchanged();
     }
 
@@ -62,7 +62,7 @@ class ShellToolsOfEveryAgentTest extends HookFixture {
         ScriptRun run = harness.run("gemini", "BeforeTool", payload.toString());
 
         assertThat(run.json().get("decision").asText()).isEqualTo("deny");
-        assertThat(run.json().get("reason").asText()).contains("`echo changed > Cart.java` writes");
+        assertThat(run.json().get("reason").asText()).contains("`echo changed > Cart.java` would write Cart.java, which is held by");
         assertCartUnchanged();
     }
 
@@ -78,7 +78,7 @@ class ShellToolsOfEveryAgentTest extends HookFixture {
 
         assertThat(run.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
         assertThat(run.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
-                .contains("`perl -pi -e 's/a/b/' " + CART + "` writes " + CART + " is held by");
+                .contains("`perl -pi -e 's/a/b/' " + CART + "` would write " + CART + ", which is held by");
         assertCartUnchanged();
     }
 

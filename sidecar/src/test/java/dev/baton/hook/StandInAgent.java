@@ -161,6 +161,73 @@ final class StandInAgent implements AutoCloseable {
         return new WrappedCall(pre, run, post);
     }
 
+    /**
+     * The agent's Write tool: PreToolUse, the file written when it was not denied, PostToolUse. Returns PreToolUse's
+     * run.
+     */
+    ScriptRun write(String relativeFile, String content) throws IOException {
+        Path file = repo.resolve(relativeFile);
+        String toolUseId = "toolu_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        ScriptRun pre = hook("PreToolUse", writePayload("PreToolUse", file, content, toolUseId));
+        if (!pre.stdout().contains("\"deny\"")) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, content);
+            hook("PostToolUse", writePayload("PostToolUse", file, content, toolUseId));
+        }
+        return pre;
+    }
+
+    /** The Write tool's PreToolUse alone: the edit is under way (in flight) until {@link #writeDone}. */
+    ScriptRun writeStarts(String relativeFile, String content, String toolUseId) throws IOException {
+        return hook("PreToolUse", writePayload("PreToolUse", repo.resolve(relativeFile), content, toolUseId));
+    }
+
+    ScriptRun writeDone(String relativeFile, String content, String toolUseId) throws IOException {
+        return hook("PostToolUse", writePayload("PostToolUse", repo.resolve(relativeFile), content, toolUseId));
+    }
+
+    private String writePayload(String event, Path file, String content, String toolUseId) {
+        ObjectNode payload = base(event);
+        payload.put("tool_name", "Write");
+        payload.putObject("tool_input").put("file_path", file.toString()).put("content", content);
+        payload.put("tool_use_id", toolUseId);
+        return payload.toString();
+    }
+
+    /** The Bash tool for a command that fails: PreToolUse, the command, then PostToolUseFailure (no PostToolUse). */
+    ShellCall bashFailing(String command) throws IOException {
+        String toolUseId = "toolu_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        ScriptRun pre = hook("PreToolUse", payload("PreToolUse", command, toolUseId));
+        if (pre.stdout().contains("\"deny\"")) {
+            return new ShellCall(pre, null, -1);
+        }
+        int exit = run(command);
+        ObjectNode failure = (ObjectNode) Json.mapper().readTree(payload("PostToolUseFailure", command, toolUseId));
+        failure.put("error", "Exit code " + exit);
+        ScriptRun post = hook("PostToolUseFailure", failure.toString());
+        return new ShellCall(pre, post, exit);
+    }
+
+    /**
+     * The Bash tool with {@code run_in_background}, through the wrapper: PreToolUse, the wrapper started in the
+     * background, and PostToolUse at once, as Claude Code sends it when a background command has started. The
+     * command's own output goes to {@code output}.
+     */
+    ScriptRun bashInBackground(String command, Path output) throws IOException {
+        String toolUseId = "toolu_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        ObjectNode pre = (ObjectNode) Json.mapper().readTree(payload("PreToolUse", command, toolUseId));
+        ((ObjectNode) pre.get("tool_input")).put("run_in_background", true);
+        ScriptRun announced = hook("PreToolUse", pre.toString());
+        Path script = Files.writeString(dir.resolve("command-" + calls.incrementAndGet() + ".sh"), command + "\n");
+        String line = "cd " + quoted(repo.toString()) + " && . " + quoted(script.toString());
+        step("CLAUDE_CODE_TOOL_USE_ID=" + toolUseId + " " + quoted(HookHarness.SCRIPT.toString()) + " --shell "
+                + quoted(line) + " < /dev/null > " + quoted(output.toString()) + " 2>&1 & true");
+        ObjectNode post = (ObjectNode) Json.mapper().readTree(payload("PostToolUse", command, toolUseId));
+        ((ObjectNode) post.get("tool_input")).put("run_in_background", true);
+        hook("PostToolUse", post.toString());
+        return announced;
+    }
+
     /** PreToolUse only: the command is announced and (when allowed) left running, its PostToolUse not yet sent. */
     ScriptRun announce(String command, String toolUseId) throws IOException {
         return hook("PreToolUse", payload("PreToolUse", command, toolUseId));

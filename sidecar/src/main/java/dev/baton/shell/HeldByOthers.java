@@ -1,0 +1,83 @@
+package dev.baton.shell;
+
+import dev.baton.Baton;
+import dev.baton.lock.CanonicalPath;
+import dev.baton.lock.FileLock;
+import dev.baton.session.Session;
+import dev.baton.state.BatonException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/** Which files, of some a command touches, other live sessions hold: the question every shell check asks. */
+final class HeldByOthers {
+
+    private final Baton baton;
+
+    HeldByOthers(Baton baton) {
+        this.baton = baton;
+    }
+
+    /** Which of {@code files} another live session holds (a stale holder is freed on the way, as an acquire does). */
+    List<ShellDenial.Blocked> among(Session session, Set<String> files, String part) {
+        if (files.isEmpty()) {
+            return List.of();
+        }
+        return baton.ledger().write(tx -> {
+            List<ShellDenial.Blocked> held = new ArrayList<>();
+            for (String file : files) {
+                Optional<FileLock> lock = tx.world().lock(file);
+                if (lock.isEmpty() || sharedWith(session, lock.get().sessionId())) {
+                    continue;
+                }
+                Optional<Session> holder = tx.world().session(lock.get().sessionId());
+                if (holder.isPresent() && baton.locks().freeIfStale(tx, holder.get())) {
+                    continue;
+                }
+                held.add(new ShellDenial.Blocked(file, baton.locks().holderView(tx.world(), lock.get()), part));
+            }
+            return held;
+        });
+    }
+
+    /** Files under the trees (directory → the part of the command writing under it) that another session holds. */
+    List<ShellDenial.Blocked> under(Session session, Map<String, String> trees) {
+        List<ShellDenial.Blocked> blocked = new ArrayList<>();
+        trees.forEach((tree, part) -> {
+            Set<String> inside = baton.ledger().read(world -> world.locks().stream().map(FileLock::file)
+                    .filter(file -> Path.of(file).startsWith(tree)).collect(Collectors.toCollection(TreeSet::new)));
+            blocked.addAll(among(session, inside, part));
+        });
+        return blocked;
+    }
+
+    /** Every file another session holds now (stale holders included: only a snapshot is taken of them). */
+    Set<String> all(Session session) {
+        return baton.ledger().read(world -> world.locks().stream()
+                .filter(lock -> !sharedWith(session, lock.sessionId()))
+                .map(FileLock::file).collect(Collectors.toCollection(TreeSet::new)));
+    }
+
+    /** The session's own files. */
+    Set<String> own(Session session) {
+        return baton.ledger().read(world -> new TreeSet<>(world.filesOf(session.id())));
+    }
+
+    /** A subagent may write what its parent holds (as for edits); siblings and strangers may not. */
+    static boolean sharedWith(Session session, String holderId) {
+        return holderId.equals(session.id()) || holderId.equals(session.parentId());
+    }
+
+    static String canonical(Path path) {
+        try {
+            return CanonicalPath.of(path.toString(), null);
+        } catch (BatonException e) {
+            return null;
+        }
+    }
+}
