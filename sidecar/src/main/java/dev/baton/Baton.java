@@ -2,6 +2,7 @@ package dev.baton;
 
 import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.ProcessLiveness;
+import dev.baton.lock.LeftOverWork;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.NamedLockTable;
 import dev.baton.message.Messages;
@@ -34,6 +35,7 @@ public final class Baton implements AutoCloseable {
     private final Messages messages;
     private final Plans plans;
     private final NoticeSource notices;
+    private final LeftOverWork leftOverWork = new LeftOverWork();
     private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl) {
@@ -52,6 +54,7 @@ public final class Baton implements AutoCloseable {
         // ones (the event log) see the resolutions it adds.
         ledger.addInterceptor(new NegotiationResolver());
         ledger.addInterceptor(handOvers);
+        ledger.addInterceptor(leftOverWork);
     }
 
     public Ledger ledger() {
@@ -92,6 +95,11 @@ public final class Baton implements AutoCloseable {
 
     public Plans plans() {
         return plans;
+    }
+
+    /** Files a holder that went away left changed, for the session that takes them next. */
+    public LeftOverWork leftOverWork() {
+        return leftOverWork;
     }
 
     /** Requests, answers and messages for a session's next hook call. */

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -146,6 +147,23 @@ public final class WorkTreeState {
             }
         }
         return changed;
+    }
+
+    /**
+     * Whether a file carries changes git has not committed (staged, unstaged, or the whole file untracked); false
+     * for a file in no repository, or when git cannot tell in time.
+     */
+    public static boolean hasChanges(Path file, Duration timeout) {
+        Optional<Path> root = RepoRoot.of(file);
+        if (root.isEmpty()) {
+            return false;
+        }
+        try {
+            return GitProcess.run(root.get(), timeout, "status", "--porcelain", "-z", "--untracked-files=all", "--",
+                    root.get().relativize(file).toString()).length > 0;
+        } catch (GitException e) {
+            return false;
+        }
     }
 
     /** Files that differ between the commits {@code from} and {@code to}: what a checkout of {@code to} rewrites. */

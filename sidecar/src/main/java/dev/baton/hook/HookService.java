@@ -2,6 +2,7 @@ package dev.baton.hook;
 
 import dev.baton.Baton;
 import dev.baton.git.GitStatus;
+import dev.baton.git.WorkTreeState;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
@@ -19,6 +20,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,8 @@ final class HookService {
     private final Baton baton;
     private final LockScope scope;
     private final HookNotices notices;
+    private final HookNotices sidecarNotices;
+    private final Map<String, List<String>> ownLines = new HashMap<>();
     private final DeniedEditListener denials;
     private final HookSessions sessions;
     private final CleanFileRelease turnEnd;
@@ -50,13 +54,14 @@ final class HookService {
     HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.baton = baton;
         this.scope = scope;
-        this.notices = notices;
+        this.sidecarNotices = notices;
+        this.notices = this::take;
         this.denials = denials;
         this.sessions = new HookSessions(baton.sessions(), hostName());
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
         ShellSettings shellSettings = ShellSettings.fromEnvironment(System.getenv());
         this.shell = new ShellHook(new ShellGuard(baton, shellSettings, scope::locks, PatchPaths::of, hostName()),
-                new Enforcement(baton, shellSettings), sessions, notices);
+                new Enforcement(baton, shellSettings), sessions, this.notices);
     }
 
     /**
@@ -120,6 +125,10 @@ final class HookService {
         AcquireOutcome outcome = baton.locks().acquire(
                 new AcquireRequest(session, List.copyOf(files), Duration.ZERO, true, true));
         if (outcome.allAcquired()) {
+            for (String file : files) {
+                baton.leftOverWork().noticeFor(file, DenyReason.shown(file, canonicalCwd(call.cwd())), session,
+                        changed -> WorkTreeState.hasChanges(Path.of(changed), GIT_TIMEOUT), baton.ledger()).ifPresent(line -> told(session, line));
+            }
             return noticesFor(session, dialect, EventKind.PRE_TOOL);
         }
         List<LockResult> held = outcome.blocked().stream().filter(result -> result.holder() != null).toList();
@@ -190,6 +199,30 @@ final class HookService {
             return HookReply.SILENT;
         }
         return HookReply.context(String.join("\n", notices.take(session)));
+    }
+
+    /** A line for the session's next hook call that carries context (this one's, when it does). */
+    private void told(String session, String line) {
+        synchronized (ownLines) {
+            ownLines.computeIfAbsent(session, id -> new ArrayList<>()).add(line);
+        }
+    }
+
+    /** The sidecar's notices for a session, then the lines this service has for it. */
+    private List<String> take(String session) {
+        List<String> lines = new ArrayList<>(sidecarNotices.take(session));
+        synchronized (ownLines) {
+            List<String> own = ownLines.remove(session);
+            if (own != null) {
+                lines.addAll(own);
+            }
+        }
+        return lines;
+    }
+
+    private static Path canonicalCwd(String cwd) {
+        String dir = HookSessions.absoluteOrNull(cwd);
+        return dir == null ? null : Path.of(CanonicalPath.of(dir, null));
     }
 
     /** The canonical files of the call that Baton locks, sorted and distinct. */

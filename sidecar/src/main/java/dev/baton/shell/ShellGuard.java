@@ -216,7 +216,12 @@ public final class ShellGuard {
 
         // 5. the moment it starts, for the check when it ended
         remember(command, afterCheck.take(session, started, repos, states, !analysis.unknown().isEmpty()), locked, taken);
-        return SILENT;
+        List<String> notes = new ArrayList<>();
+        for (String file : locked) {
+            baton.leftOverWork().noticeFor(file, ShellDenial.shown(file, command.cwd()), session.id(),
+                    changed -> WorkTreeState.hasChanges(Path.of(changed), settings.gitTimeout()), baton.ledger()).ifPresent(notes::add);
+        }
+        return new Proceed(notes);
     }
 
     private void remember(ShellCommand command, AfterCheck.Before before, List<String> taken, List<IndexTurns.Turn> turns) {
