@@ -52,7 +52,11 @@ final class CommandWrites {
             case "cp" -> moveOrCopy(args, false, Set.of("-t", "--target-directory", "-S", "--suffix"));
             case "install" -> install(args);
             case "ln" -> link(args);
-            case "rm", "unlink", "shred" -> operands(args, Set.of()).forEach(w -> removal(w));
+            case "rm", "unlink", "shred" -> {
+                boolean recursive = args.stream().map(Word::shown).anyMatch(a -> a.equals("--recursive")
+                        || a.startsWith("-") && !a.startsWith("--") && (a.contains("r") || a.contains("R")));
+                operands(args, Set.of()).forEach(w -> removal(w, recursive));
+            }
             case "rmdir" -> operands(args, Set.of()).forEach(w -> out.file(w, cwd, part, true));
             case "touch" -> operands(args, Set.of("-d", "-t", "-r", "--date", "--reference")).forEach(this::file);
             case "truncate" -> operands(args, Set.of("-s", "-r", "--size", "--reference")).forEach(this::file);
@@ -130,10 +134,10 @@ final class CommandWrites {
         out.file(Word.of(relative), cwd, part, true);
     }
 
-    /** A target that is a directory on disk is written anywhere under. */
-    private void removal(Word word) {
+    /** A target that is a directory on disk is written anywhere under; a glob, under what it matches with -r. */
+    private void removal(Word word, boolean recursive) {
         Path path = word.literal() == null ? null : ShellAnalyzer.resolve(cwd, word.literal());
-        out.file(word, cwd, part, path != null && files.isDirectory(path));
+        out.file(word, cwd, part, path != null ? files.isDirectory(path) : recursive);
     }
 
     /** The arguments that are not options (and not values of {@code valued} options), after {@code --} all. */
@@ -333,7 +337,7 @@ final class CommandWrites {
         }
         for (Word source : sources) {
             if (move) {
-                removal(source);
+                removal(source, true); // a moved directory takes all under it
             }
             into(source, dest, noTargetDir || (targetDir.isEmpty() && sources.size() == 1 && !isDirectory(dest)));
         }
@@ -398,7 +402,8 @@ final class CommandWrites {
     private void chmod(List<Word> args) {
         boolean reference = args.stream().anyMatch(w -> w.shown().startsWith("--reference"));
         List<Word> operands = operands(args, Set.of());
-        operands.stream().skip(reference ? 0 : 1).forEach(this::removal);
+        boolean recursive = args.stream().map(Word::shown).anyMatch(a -> a.equals("-R") || a.equals("--recursive"));
+        operands.stream().skip(reference ? 0 : 1).forEach(w -> removal(w, recursive));
     }
 
     private void curl(List<Word> args) {

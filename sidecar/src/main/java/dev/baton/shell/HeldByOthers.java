@@ -8,7 +8,9 @@ import dev.baton.state.BatonException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.nio.file.FileSystems;
+import java.nio.file.PathMatcher;
+import java.util.function.Predicate;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,15 +47,52 @@ final class HeldByOthers {
         });
     }
 
-    /** Files under the trees (directory → the part of the command writing under it) that another session holds. */
-    List<ShellDenial.Blocked> under(Session session, Map<String, String> trees) {
+    /**
+     * Files another session holds that the targets reach: under a directory written anywhere, matched by a glob
+     * (or under what it matches, for a recursive one). A glob that matches no held file reaches none.
+     */
+    List<ShellDenial.Blocked> under(Session session, List<WriteTarget> targets) {
         List<ShellDenial.Blocked> blocked = new ArrayList<>();
-        trees.forEach((tree, part) -> {
+        for (WriteTarget target : targets) {
+            String dir = canonical(target.path());
+            if (dir == null) {
+                continue;
+            }
+            Predicate<Path> reaches = reach(target, dir);
             Set<String> inside = baton.ledger().read(world -> world.locks().stream().map(FileLock::file)
-                    .filter(file -> Path.of(file).startsWith(tree)).collect(Collectors.toCollection(TreeSet::new)));
-            blocked.addAll(among(session, inside, part));
-        });
+                    .filter(file -> Path.of(file).startsWith(dir) && reaches.test(Path.of(file)))
+                    .collect(Collectors.toCollection(TreeSet::new)));
+            blocked.addAll(among(session, inside, target.part()));
+        }
         return blocked;
+    }
+
+    /** Whether a held file (under the target's canonical directory {@code dir}) is reached by the target. */
+    private static Predicate<Path> reach(WriteTarget target, String dir) {
+        if (target.glob() == null) {
+            return file -> true;
+        }
+        // The pattern below its fixed directory, applied below that directory's canonical path.
+        String below = target.glob().substring(Math.min(target.glob().length(), target.path().toString().length()));
+        PathMatcher matcher;
+        try {
+            matcher = FileSystems.getDefault().getPathMatcher("glob:" + escapeDir(dir) + below);
+        } catch (IllegalArgumentException e) {
+            return file -> true; // a pattern Java cannot read: everything under the directory, as before
+        }
+        return file -> {
+            for (Path at = file; at != null && at.startsWith(dir); at = at.getParent()) {
+                if (matcher.matches(at)) {
+                    return at.equals(file) || target.tree();
+                }
+            }
+            return false;
+        };
+    }
+
+    /** A literal directory inside a glob: its glob characters are escaped. */
+    private static String escapeDir(String dir) {
+        return dir.replaceAll("([*?\\[\\]{}\\\\])", "\\\\$1");
     }
 
     /** Every file another session holds now (stale holders included: only a snapshot is taken of them). */

@@ -228,7 +228,7 @@ public final class ShellAnalyzer {
                 return;
             }
             if (literal == null && word.fixedDirectory() != null) {
-                pattern(word, cwd, part); // a glob or brace expansion: anything in its directory
+                glob(word, cwd, part, tree);
                 return;
             }
             Path path = literal == null ? null : resolve(cwd, literal);
@@ -239,19 +239,25 @@ public final class ShellAnalyzer {
             writes.add(new WriteTarget(path, tree, part));
         }
 
-        /** A write somewhere under the directory the word stays in ({@code "src/**}{@code /*.ts"}). */
-        void pattern(Word word, Path cwd, String part) {
+        /** The paths a glob or brace expansion matches ({@code src/*.orig}), and with {@code tree} all under them. */
+        void glob(Word word, Path cwd, String part, boolean tree) {
             if (word.literal() != null) {
-                file(word, cwd, part, false);
+                file(word, cwd, part, tree);
                 return;
             }
             String dir = word.fixedDirectory();
             Path path = dir == null ? null : resolve(cwd, dir);
-            if (path == null) {
+            Path pattern = path == null ? null : resolve(cwd, word.pattern());
+            if (path == null || pattern == null) {
                 unknown.add(part);
             } else {
-                writes.add(new WriteTarget(path, true, part));
+                writes.add(new WriteTarget(path, tree, part, pattern.toString()));
             }
+        }
+
+        /** A formatter's pattern ({@code "src/**}{@code /*.ts"}): what it matches, and under each directory it matches. */
+        void pattern(Word word, Path cwd, String part) {
+            glob(word, cwd, part, true);
         }
     }
 }

@@ -141,14 +141,14 @@ public final class ShellGuard {
 
         // 1. files and trees named on the command line
         Map<String, String> files = new TreeMap<>();
-        Map<String, String> trees = new TreeMap<>();
+        List<WriteTarget> trees = new ArrayList<>();
         for (WriteTarget target : analysis.writes()) {
             String canonical = HeldByOthers.canonical(target.path());
             if (canonical == null) {
                 continue;
             }
-            if (target.tree()) {
-                trees.put(canonical, target.part());
+            if (target.tree() || target.glob() != null) {
+                trees.add(target);
             } else if (lockable.test(canonical)) {
                 files.putIfAbsent(canonical, target.part());
             }

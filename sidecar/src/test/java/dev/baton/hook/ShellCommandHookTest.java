@@ -73,6 +73,23 @@ class ShellCommandHookTest extends HookFixture {
     }
 
     @Test
+    void aGlobIsDeniedOnlyWhenWhatItMatchesReachesAHeldFile() throws Exception {
+        a.bash("sed -i 's/original/by A/' " + CART);
+
+        StandInAgent.ShellCall noMatch = b.bash("rm -f src/main/java/shop/*.orig");
+        StandInAgent.ShellCall match = b.bash("rm -f src/main/java/shop/*.java");
+        StandInAgent.ShellCall recursive = b.bash("rm -rf src/main/*");
+        StandInAgent.ShellCall flat = b.bash("rm -f src/main/*");
+
+        assertThat(noMatch.denied()).as("a glob that matches no held file").isFalse();
+        assertThat(match.denied()).isTrue();
+        assertThat(match.denialReason()).contains("`rm -f src/main/java/shop/*.java` would write " + CART + ", which is held by");
+        assertThat(recursive.denied()).as("rm -r through a directory the glob matches").isTrue();
+        assertThat(flat.denied()).as("without -r, src/main/* removes no file below src/main/java").isFalse();
+        assertThat(content(CART)).contains("by A");
+    }
+
+    @Test
     void readOnlyCommandsPassSilentlyAndLockNothing() throws Exception {
         StandInAgent.ShellCall call = b.bash("ls -la && git status --short && grep -rn original src | head -3 && cat README.md");
 

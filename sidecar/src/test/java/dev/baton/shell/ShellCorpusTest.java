@@ -95,7 +95,11 @@ class ShellCorpusTest {
     static Set<String> describe(ShellAnalysis analysis) {
         Set<String> lines = new TreeSet<>();
         for (WriteTarget write : analysis.writes()) {
-            lines.add((write.tree() ? "tree " : "write ") + shown(write.path()));
+            if (write.glob() != null) {
+                lines.add((write.tree() ? "globtree " : "glob ") + shown(Path.of(write.glob())));
+            } else {
+                lines.add((write.tree() ? "tree " : "write ") + shown(write.path()));
+            }
         }
         for (GitCommand git : analysis.git()) {
             StringBuilder line = new StringBuilder("git ").append(git.effect().name().toLowerCase());
