@@ -18,13 +18,13 @@ final class CommandWrites {
             "fd", "fdfind", "wc", "echo", "printf", "pwd", "which", "type", "whereis", "file", "stat", "du", "df",
             "tree", "diff", "cmp", "comm", "cut", "tr", "basename", "dirname", "realpath", "readlink", "date", "env",
             "printenv", "id", "whoami", "uname", "hostname", "true", "false", "test", "[", "sleep", "export", "set",
-            "unset", "alias", "history", "man", "help", "ps", "pgrep", "top", "htop", "column", "nl", "od", "xxd",
+            "unset", "alias", "history", "man", "help", "ps", "pgrep", "top", "htop", "column", "nl", "od",
             "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "shasum", "cksum", "tac", "rev", "paste", "join",
             "fold", "fmt", "expand", "unexpand", "seq", "yes", "tput", "clear", "lsof", "jq", "mawk", "nawk", "mkdir", "read", "local", "declare", "typeset", "return", "exit",
-            "break", "continue", "shift", "wait", "trap", "umask", "ulimit", "hash", "getopts", "let", "noop", ":",
+            "break", "continue", "shift", "wait", "umask", "ulimit", "hash", "getopts", "let", "noop", ":",
             "bat", "exa", "eza", "tokei", "cloc", "lscpu", "free", "uptime", "nproc", "locale", "tty", "jobs",
             "git-lfs", "gh", "ping", "dig", "nslookup", "host", "ssh-add", "mktemp", "kill", "cal",
-            "look", "zcat", "bzcat", "xzcat", "zgrep", "base64", "iconv");
+            "look", "zcat", "bzcat", "xzcat", "zgrep", "base64");
 
     /** Formatters and fixers: the flag that makes them write ({@code null}: they write unless told to check). */
     private static final Set<String> CHECK_FLAGS = Set.of("--check", "--diff", "-c", "--check-only", "--dry-run",
@@ -85,7 +85,26 @@ final class CommandWrites {
                     out.unknown.add(part);
                 }
             }
-            case "patch" -> out.unknown.add(part);
+            case "patch", "split", "csplit", "vi", "vim", "nvim", "view", "ed", "ex", "emacs", "nano", "code", "rsync",
+                    "cpio", "sponge" -> out.unknown.add(part); // editors and tools whose targets are not plain operands
+            case "xxd" -> {
+                List<Word> operands = operands(args, Set.of("-c", "-g", "-l", "-s", "-o", "-n", "-cols", "-len", "-seek"));
+                if (operands.size() >= 2) {
+                    file(operands.get(1));
+                }
+            }
+            case "iconv" -> valueOf(args, "-o", "--output").ifPresent(this::file);
+            case "tar", "bsdtar" -> tar(args);
+            case "unzip" -> {
+                if (!has(args, "-l", "-t", "-v", "-Z", "-p")) {
+                    java.util.Optional<Word> into = valueOf(args, "-d", "-d");
+                    if (into.isPresent()) {
+                        out.file(into.get(), cwd, part, true);
+                    } else {
+                        tree(".");
+                    }
+                }
+            }
             case "prettier" -> {
                 if (has(args, "--write", "-w")) {
                     paths(args, Set.of("--config", "--ignore-path", "--plugin", "--parser", "--log-level",
@@ -109,7 +128,13 @@ final class CommandWrites {
             case "ruff" -> ruff(args);
             case "go" -> go(args);
             case "cargo" -> cargo(args);
-            case "npm", "pnpm", "yarn", "bun" -> packages(name, args);
+            case "npm", "pnpm", "yarn", "bun" -> {
+                packages(name, args);
+                if (!args.isEmpty() && Set.of("install", "i", "ci", "add", "update", "up", "rebuild", "link")
+                        .contains(args.get(0).shown()) && !has(args, "--ignore-scripts")) {
+                    out.unknown.add(part); // the packages' lifecycle scripts run code of their own
+                }
+            }
             case "poetry", "uv", "pipenv", "pdm" -> pythonPackages(name, args);
             case "dotnet" -> {
                 if (!args.isEmpty() && "format".equals(args.get(0).literal())) {
@@ -193,7 +218,8 @@ final class CommandWrites {
     /** {@code sed -i[SUFFIX] [-e SCRIPT | SCRIPT] FILE…}; without -i sed only prints. */
     private void sed(List<Word> args) {
         boolean inPlace = false;
-        boolean scriptGiven = false;
+        boolean scriptFile = false;
+        List<Word> scripts = new ArrayList<>();
         List<Word> operands = new ArrayList<>();
         boolean options = true;
         for (int i = 0; i < args.size(); i++) {
@@ -201,12 +227,19 @@ final class CommandWrites {
             String text = arg.shown();
             if (options && text.equals("--")) {
                 options = false;
-            } else if (options && (text.equals("-e") || text.equals("-f") || text.equals("--expression")
-                    || text.equals("--file") || text.equals("-l"))) {
-                scriptGiven |= !text.equals("-l");
+            } else if (options && (text.equals("-e") || text.equals("--expression"))) {
+                if (i + 1 < args.size()) {
+                    scripts.add(args.get(++i));
+                }
+            } else if (options && (text.equals("-f") || text.equals("--file"))) {
+                scriptFile = true;
                 i++;
-            } else if (options && (text.startsWith("--expression=") || text.startsWith("--file="))) {
-                scriptGiven = true;
+            } else if (options && text.equals("-l")) {
+                i++;
+            } else if (options && text.startsWith("--expression=")) {
+                scripts.add(arg.literal() == null ? new Word(null, text, text) : Word.of(text.substring("--expression=".length())));
+            } else if (options && text.startsWith("--file=")) {
+                scriptFile = true;
             } else if (options && (text.equals("-i") || text.startsWith("--in-place"))) {
                 inPlace = true;
                 if (text.equals("-i") && i + 1 < args.size() && "".equals(args.get(i + 1).literal())) {
@@ -219,9 +252,11 @@ final class CommandWrites {
                     inPlace = true;
                     flags = flags.substring(0, in); // after i comes its suffix
                 }
-                if (flags.contains("e") || flags.contains("f")) {
-                    scriptGiven = true;
+                if (flags.contains("f")) {
+                    scriptFile = true;
                     i++;
+                } else if (flags.contains("e") && i + 1 < args.size()) {
+                    scripts.add(args.get(++i));
                 }
             } else if (options && text.startsWith("--")) {
                 // --posix, --regexp-extended, --null-data …
@@ -229,8 +264,23 @@ final class CommandWrites {
                 operands.add(arg);
             }
         }
+        if (scripts.isEmpty() && !scriptFile && !operands.isEmpty()) {
+            scripts.add(operands.remove(0));
+        }
+        if (scriptFile) {
+            out.unknown.add(part); // its w commands are in a file
+        }
+        for (Word script : scripts) {
+            List<String> written = script.literal() == null ? null : SedScript.writes(script.literal());
+            if (written == null) {
+                out.unknown.add(part);
+            } else {
+                written.stream().filter(file -> !file.equals("/dev/stdout") && !file.equals("/dev/stderr"))
+                        .forEach(file -> file(Word.of(file)));
+            }
+        }
         if (inPlace) {
-            operands.stream().skip(scriptGiven ? 0 : 1).forEach(this::file);
+            operands.forEach(this::file);
         }
     }
 
@@ -307,15 +357,19 @@ final class CommandWrites {
         List<Word> inputs = operands.stream().skip(programGiven ? 0 : 1).toList();
         if (inPlace) {
             inputs.forEach(this::file);
-        } else if (!operands.isEmpty() && !programGiven && writesFromProgram(operands.get(0))) {
-            out.unknown.add(part);
+        }
+        if (programGiven || !operands.isEmpty() && writesFromProgram(operands.get(0))) {
+            out.unknown.add(part); // a program in a file, or one that prints into files or runs commands
         }
     }
 
-    /** An awk program that prints into a file or runs commands ({@code print > "out"}, {@code system(…)}). */
+    /**
+     * An awk program that may print into a file or run commands ({@code print > "out"}, {@code print | "sh"},
+     * {@code system(…)}, {@code getline} from a command): any {@code >} or {@code |}, so a comparison counts too.
+     */
     private static boolean writesFromProgram(Word program) {
         String text = program.pattern();
-        return text.contains(">") || text.contains("system(") || text.contains("| ");
+        return text.contains(">") || text.contains("|") || text.contains("system") || program.literal() == null;
     }
 
     /** mv and cp: the destination (or DIR/name for each source); mv also removes its sources. */
@@ -396,6 +450,45 @@ final class CommandWrites {
                     into(source, dest, false);
                 }
             });
+        }
+        if (operands.size() == 2 && operands.get(0).literal() != null && operands.get(1).literal() != null) {
+            // A write later in the same command through the new name is a write of what it names.
+            Path link = ShellAnalyzer.resolve(cwd, operands.get(1).literal());
+            String target = operands.get(0).literal();
+            boolean symbolic = has(args, "-s", "--symbolic") || args.stream().map(Word::shown)
+                    .anyMatch(a -> a.matches("-[a-zA-Z]*s[a-zA-Z]*"));
+            Path named = symbolic && link != null && !target.startsWith("/")
+                    ? ShellAnalyzer.resolve(link.getParent(), target) : ShellAnalyzer.resolve(cwd, target);
+            if (link != null && named != null) {
+                out.links.put(isDirectory(operands.get(1)) ? link.resolve(named.getFileName()) : link, named);
+            }
+        }
+    }
+
+    /** {@code tar -x} writes into {@code -C DIR} (or the current one); {@code tar -c -f FILE} writes FILE. */
+    private void tar(List<Word> args) {
+        if (args.isEmpty()) {
+            return;
+        }
+        String first = args.get(0).shown();
+        String bundle = first.startsWith("-") ? (first.startsWith("--") ? "" : first.substring(1)) : first;
+        boolean extract = bundle.contains("x") || has(args, "--extract", "--get", "-x");
+        boolean create = bundle.matches("[a-zA-Z]*[cruA][a-zA-Z]*") && !extract || has(args, "--create", "--append",
+                "--update", "-c", "-r", "-u");
+        if (extract) {
+            java.util.Optional<Word> into = valueOf(args, "-C", "--directory");
+            if (into.isPresent()) {
+                out.file(into.get(), cwd, part, true);
+            } else {
+                tree(".");
+            }
+        } else if (create) {
+            java.util.Optional<Word> archive = valueOf(args, "-f", "--file");
+            if (archive.isPresent()) {
+                file(archive.get());
+            } else if (bundle.contains("f") && args.size() > 1) {
+                file(args.get(1)); // tar cf ARCHIVE …
+            }
         }
     }
 

@@ -35,6 +35,10 @@ public record GitCommand(Effect effect, Path workDir, List<Path> paths, String r
         COMMIT_ALL,
         /** Moves the working tree to another commit: checkout/switch BRANCH, reset --keep. */
         SWITCH,
+        /** Takes staged changes back out of the index: reset [PATH…], restore --staged. */
+        UNSTAGE,
+        /** Changes the index entries of its paths whatever their state: rm --cached, update-index. */
+        INDEX,
         /** Writes the index, and perhaps files no one can name beforehand (merge, rebase, stash pop, am…). */
         OTHER
     }

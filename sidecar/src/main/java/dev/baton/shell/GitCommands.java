@@ -3,36 +3,69 @@ package dev.baton.shell;
 import dev.baton.shell.GitCommand.Effect;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What a {@code git} command line does to the working tree and the index: read-only subcommands pass, {@code mv}
  * and {@code rm} name their files, and the commands whose reach depends on the repository's state (discards,
- * stages, commits, switches, merges) become {@link GitCommand}s judged against it before they run.
+ * stages, commits, switches, merges) become {@link GitCommand}s judged against it before they run. Read as git reads
+ * it: aliases (from {@code -c} and the configuration) stand for what they name, long options may be abbreviated,
+ * pathspecs may be globs or carry magic, and a command that runs code of the repository's (hooks, drivers, filters)
+ * or of a setting is checked after it ran too.
  */
 final class GitCommands {
 
-    private static final Set<String> READ_ONLY = Set.of("status", "diff", "log", "show", "blame", "grep", "ls-files",
+    private static final Set<String> READ_ONLY = Set.of("status", "log", "show", "blame", "grep", "ls-files",
             "ls-tree", "ls-remote", "rev-parse", "rev-list", "describe", "shortlog", "reflog", "cat-file", "fetch",
             "help", "version", "--version", "var", "check-ignore", "check-attr", "count-objects", "whatchanged",
-            "name-rev", "merge-base", "for-each-ref", "show-ref", "show-branch", "remote", "config", "push", "tag",
-            "branch", "gc", "fsck", "notes", "bisect", "range-diff", "format-patch", "archive", "bundle", "verify-commit",
-            "cherry", "difftool", "annotate", "instaweb", "credential", "lfs", "maintenance", "prune", "repack",
+            "name-rev", "merge-base", "for-each-ref", "show-ref", "show-branch", "remote", "config", "tag",
+            "branch", "gc", "fsck", "notes", "bisect", "range-diff", "archive", "bundle", "verify-commit",
+            "cherry", "annotate", "instaweb", "credential", "lfs", "maintenance", "prune", "repack",
             "worktree", "sparse-checkout", "hash-object", "mktree", "symbolic-ref", "update-ref", "request-pull");
 
+    /** Subcommands that run the repository's hooks (pre-commit, post-checkout, pre-push…): checked after they ran. */
+    private static final Set<String> RUN_HOOKS = Set.of("commit", "merge", "rebase", "pull", "am", "cherry-pick",
+            "revert", "checkout", "switch", "push", "stash");
+
+    /**
+     * Settings given with {@code -c} (or in the environment) that make git run a program of their own: the command is
+     * checked after it ran, since what the program writes is not on the command line.
+     */
+    private static final Pattern PROGRAM_SETTING = Pattern.compile("(?i)core\\.(fsmonitor|hookspath|pager|editor"
+            + "|sshcommand|askpass|gitproxy|attributesfile)|sequence\\.editor|diff\\..*|merge\\..*|filter\\..*"
+            + "|credential\\..*|gpg\\..*|.*\\.(command|program|cmd|driver|textconv|tool|hook)|include\\..*|includeif\\..*");
+    private static final Set<String> PROGRAM_VARIABLES = Set.of("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR",
+            "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_CONFIG_PARAMETERS",
+            "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_DIR", "GIT_INDEX_FILE");
+
     /** Options of git itself that take a value. */
-    private static final Set<String> GLOBAL_VALUED = Set.of("-c", "--exec-path", "--namespace", "--config-env");
+    private static final Set<String> GLOBAL_VALUED = Set.of("-c", "--exec-path", "--namespace", "--config-env",
+            "--git-dir", "--super-prefix", "--list-cmds", "--attr-source");
+
+    /** How deep an alias may stand for another before the line counts as unknown. */
+    private static final int ALIAS_DEPTH = 5;
 
     private GitCommands() {
     }
 
     static void read(Invocation call, Path cwd, ShellAnalyzer.FileView files, ShellAnalyzer.Collector out, String part) {
-        List<Word> args = call.args();
+        read(call.args(), call.env(), cwd, files, out, part, new HashMap<>(), 0);
+    }
+
+    private static void read(List<Word> args, Map<String, String> env, Path cwd, ShellAnalyzer.FileView files,
+                             ShellAnalyzer.Collector out, String part, Map<String, String> aliases, int depth) {
         Path dir = cwd;
-        String workTree = call.env().get("GIT_WORK_TREE");
+        String workTree = env.get("GIT_WORK_TREE");
         if (workTree != null) {
             dir = ShellAnalyzer.resolve(cwd, workTree);
+        }
+        if (env.keySet().stream().anyMatch(PROGRAM_VARIABLES::contains)) {
+            out.unknown.add(part);
         }
         int i = 0;
         while (i < args.size()) {
@@ -50,9 +83,14 @@ final class GitCommands {
                         : i + 1 < args.size() ? args.get(++i).literal() : null;
                 dir = value == null || (arg.literal() == null && text.contains("=")) ? null : ShellAnalyzer.resolve(dir, value);
                 i++;
-            } else if (text.equals("--git-dir")) {
+            } else if (text.equals("-c") && i + 1 < args.size()) {
+                setting(args.get(i + 1), aliases, out, part);
                 i += 2;
+            } else if (text.startsWith("--config-env") || text.startsWith("--git-dir=") || text.startsWith("--exec-path=")) {
+                out.unknown.add(part); // the setting's value, or the repository, is not on the command line
+                i += text.contains("=") ? 1 : 2;
             } else if (GLOBAL_VALUED.contains(text)) {
+                out.unknown.add(part);
                 i += 2;
             } else {
                 i++;
@@ -66,13 +104,65 @@ final class GitCommands {
             out.unknown.add(part);
             return;
         }
-        new GitCommands.Reader(dir, files, out, part).read(sub, args.subList(i + 1, args.size()));
+        List<Word> rest = args.subList(i + 1, args.size());
+        Optional<String> alias = Optional.ofNullable(aliases.get(sub));
+        if (alias.isEmpty() && !KNOWN.contains(sub) && !READ_ONLY.contains(sub)) {
+            alias = files.gitAlias(dir, sub);
+        }
+        if (alias.isPresent()) {
+            expand(alias.get(), rest, env, dir, files, out, part, aliases, depth);
+            return;
+        }
+        if (RUN_HOOKS.contains(sub) && files.gitHooks(dir)) {
+            out.unknown.add(part); // a hook may write anything: a formatter at pre-commit, a generator at post-checkout
+        }
+        new GitCommands.Reader(dir, files, out, part).read(sub, rest);
+    }
+
+    /** The subcommands the reader knows beyond the read-only ones: never taken for an alias. */
+    private static final Set<String> KNOWN = Set.of("checkout", "switch", "restore", "reset", "stash", "clean", "add",
+            "commit", "mv", "rm", "apply", "am", "cherry-pick", "merge", "rebase", "pull", "revert", "read-tree",
+            "checkout-index", "update-index", "submodule", "mergetool", "init", "clone", "diff", "format-patch",
+            "push", "difftool");
+
+    /** A {@code -c NAME=VALUE}: an alias defined for this command, or a setting that runs a program. */
+    private static void setting(Word word, Map<String, String> aliases, ShellAnalyzer.Collector out, String part) {
+        String text = word.literal();
+        if (text == null) {
+            out.unknown.add(part);
+            return;
+        }
+        int equals = text.indexOf('=');
+        String key = equals < 0 ? text : text.substring(0, equals);
+        if (key.regionMatches(true, 0, "alias.", 0, 6)) {
+            aliases.put(key.substring(6), equals < 0 ? "" : text.substring(equals + 1));
+        } else if (PROGRAM_SETTING.matcher(key).matches()) {
+            out.unknown.add(part);
+        }
+    }
+
+    /** An alias: {@code !…} is a shell command of its own; anything else is git's arguments, followed by the rest. */
+    private static void expand(String alias, List<Word> rest, Map<String, String> env, Path dir, ShellAnalyzer.FileView files,
+                               ShellAnalyzer.Collector out, String part, Map<String, String> aliases, int depth) {
+        if (alias.startsWith("!") || depth >= ALIAS_DEPTH) {
+            out.unknown.add(part); // a shell alias runs in the repository's top directory, with the arguments appended
+            return;
+        }
+        List<Word> expanded = new ArrayList<>();
+        for (String word : alias.strip().split("\\s+")) {
+            if (!word.isEmpty()) {
+                expanded.add(Word.of(word.replaceAll("^['\"]|['\"]$", "")));
+            }
+        }
+        expanded.addAll(rest);
+        read(expanded, env, dir, files, out, part, aliases, depth + 1);
     }
 
     /** One git command's arguments, read against its working directory. */
     private record Reader(Path dir, ShellAnalyzer.FileView files, ShellAnalyzer.Collector out, String part) {
 
-        void read(String sub, List<Word> args) {
+        void read(String sub, List<Word> given) {
+            List<Word> args = Abbreviations.expand(sub, given);
             switch (sub) {
                 case "checkout" -> checkout(args);
                 case "switch" -> switchBranch(args);
@@ -89,10 +179,15 @@ final class GitCommands {
                 }
                 case "rm" -> {
                     List<Word> operands = CommandWrites.operands(args, Set.of("--pathspec-from-file"));
-                    if (!has(args, "--cached")) {
-                        operands.forEach(w -> out.file(w, dir, part, isDirectory(w)));
+                    if (has(args, "--cached")) {
+                        git(Effect.INDEX, pathsOf(args, operands), null, false);
+                    } else {
+                        operands.forEach(w -> out.file(w, dir, part, isDirectory(w) || has(args, "-r")));
+                        if (hasValued(args, "--pathspec-from-file")) {
+                            out.unknown.add(part);
+                        }
+                        git(Effect.OTHER, List.of(), null, false);
                     }
-                    git(Effect.OTHER, List.of(), null, false);
                 }
                 case "apply" -> {
                     if (has(args, "--check", "--stat", "--numstat", "--summary")) {
@@ -105,16 +200,67 @@ final class GitCommands {
                         git(Effect.OTHER, List.of(), null, false);
                     }
                 }
-                case "am", "cherry-pick", "merge", "rebase", "pull", "revert", "read-tree", "checkout-index",
-                        "update-index", "submodule", "mergetool" -> {
+                case "merge", "rebase", "pull" -> {
+                    if (has(args, "--autostash")) {
+                        git(Effect.DISCARD, List.of(), null, false); // puts every change away first
+                    }
                     out.unknown.add(part); // the files depend on the commits; they are found afterwards
                     git(Effect.OTHER, List.of(), null, false);
                 }
+                case "read-tree" -> {
+                    if (has(args, "-u")) {
+                        git(Effect.DISCARD, List.of(), null, false); // the working tree follows the tree read
+                    }
+                    git(Effect.INDEX, List.of(), null, false);
+                }
+                case "checkout-index" -> {
+                    List<Word> operands = CommandWrites.operands(args, Set.of("--prefix", "--stage"));
+                    if (has(args, "-f", "--force")) {
+                        git(Effect.DISCARD, has(args, "-a", "--all") ? List.of() : paths(operands), null, false);
+                    } else {
+                        operands.forEach(w -> out.file(w, dir, part, false)); // writes only files that are not there
+                    }
+                    git(Effect.OTHER, List.of(), null, false);
+                }
+                case "update-index" -> {
+                    List<Word> operands = CommandWrites.operands(args, Set.of("--cacheinfo", "--chmod", "--index-info"));
+                    git(Effect.INDEX, has(args, "--stdin", "--index-info") ? List.of() : paths(operands), null, false);
+                    out.unknown.add(part);
+                }
+                case "am", "cherry-pick", "revert", "submodule", "mergetool" -> {
+                    out.unknown.add(part);
+                    git(Effect.OTHER, List.of(), null, false);
+                }
+                case "diff", "log", "show", "format-patch", "difftool" -> output(sub, args);
                 case "init", "clone" -> out.unknown.add(part);
+                case "push" -> {
+                }
                 default -> {
                     if (!READ_ONLY.contains(sub)) {
-                        out.unknown.add(part); // an alias or an unknown subcommand
+                        out.unknown.add(part); // an unknown subcommand, or an alias git knows and Baton could not ask
                     }
+                }
+            }
+        }
+
+        /** {@code diff --output=FILE} and friends write a file; {@code --ext-diff} runs a program; format-patch writes. */
+        private void output(String sub, List<Word> args) {
+            for (int i = 0; i < args.size(); i++) {
+                String text = args.get(i).shown();
+                if (text.equals("--output") && i + 1 < args.size()) {
+                    out.file(args.get(i + 1), dir, part, false);
+                } else if (text.startsWith("--output=")) {
+                    out.file(valueWord(args.get(i), "--output="), dir, part, false);
+                } else if (text.equals("--ext-diff") || text.equals("--textconv") || sub.equals("difftool")) {
+                    out.unknown.add(part);
+                }
+            }
+            if (sub.equals("format-patch")) {
+                Optional<Word> directory = valueOf(args, "-o", "--output-directory");
+                if (directory.isPresent()) {
+                    out.file(directory.get(), dir, part, true);
+                } else if (!has(args, "--stdout")) {
+                    out.unknown.add(part); // NNNN-subject.patch files in the current directory
                 }
             }
         }
@@ -123,17 +269,38 @@ final class GitCommands {
             out.git.add(new GitCommand(effect, dir, paths, ref, untracked, true, part));
         }
 
-        /** Pathspecs as paths; {@code :/} or a glob widens to the whole tree (empty list), else resolved against dir. */
+        /** The pathspecs, or the whole tree when they come from a file ({@code --pathspec-from-file}). */
+        private List<Path> pathsOf(List<Word> args, List<Word> operands) {
+            return hasValued(args, "--pathspec-from-file") ? List.of() : paths(operands);
+        }
+
+        /**
+         * Pathspecs as paths. Git matches a pathspec as a glob by default, and magic ({@code :(glob)}, {@code :/},
+         * {@code :!}) can reach anywhere: a glob widens to the directory it stays in, magic (or an unknown spec) to
+         * the whole tree (empty list).
+         */
         private List<Path> paths(List<Word> specs) {
             List<Path> paths = new ArrayList<>();
             for (Word spec : specs) {
                 String text = spec.literal();
-                if (text == null || text.startsWith(":") || dir == null) {
-                    if (text == null && spec.fixedDirectory() != null && dir != null) {
+                if (text == null) {
+                    if (spec.fixedDirectory() != null && dir != null) {
                         paths.add(ShellAnalyzer.resolve(dir, spec.fixedDirectory()));
                         continue;
                     }
                     return List.of();
+                }
+                if (text.startsWith(":") || dir == null) {
+                    return List.of();
+                }
+                if (text.matches(".*[*?\\[].*")) {
+                    Word pattern = new Word(null, text, spec.raw());
+                    String fixed = pattern.fixedDirectory();
+                    if (fixed == null) {
+                        return List.of();
+                    }
+                    paths.add(ShellAnalyzer.resolve(dir, fixed));
+                    continue;
                 }
                 Path path = ShellAnalyzer.resolve(dir, text);
                 if (path == null) {
@@ -153,6 +320,10 @@ final class GitCommands {
             }
             boolean force = has(args, "-f", "--force");
             boolean creates = has(args, "-b", "-B", "--orphan");
+            if (hasValued(args, "--pathspec-from-file")) {
+                git(Effect.DISCARD, List.of(), null, false);
+                return;
+            }
             List<Word> before = new ArrayList<>();
             List<Word> after = null;
             for (int i = 0; i < args.size(); i++) {
@@ -161,8 +332,7 @@ final class GitCommands {
                     after.add(args.get(i));
                 } else if (text.equals("--")) {
                     after = new ArrayList<>();
-                } else if (text.equals("-b") || text.equals("-B") || text.equals("--orphan") || text.equals("--conflict")
-                        || text.equals("--pathspec-from-file")) {
+                } else if (text.equals("-b") || text.equals("-B") || text.equals("--orphan") || text.equals("--conflict")) {
                     i++;
                 } else if (!text.startsWith("-") || text.equals("-")) {
                     before.add(args.get(i));
@@ -180,8 +350,7 @@ final class GitCommands {
                 pathspecs = before.size() > 1 ? before.subList(1, before.size()) : List.of();
             }
             if (!pathspecs.isEmpty()) {
-                List<Path> paths = paths(pathspecs);
-                git(Effect.DISCARD, paths, null, false);
+                git(Effect.DISCARD, paths(pathspecs), null, false);
                 return;
             }
             if (creates && ref == null) {
@@ -202,10 +371,11 @@ final class GitCommands {
             if (word.literal() == null) {
                 return word.fixedDirectory() != null; // a glob: pathspec
             }
-            if (word.literal().equals(".") || word.literal().endsWith("/")) {
+            String text = word.literal();
+            if (text.equals(".") || text.endsWith("/") || text.startsWith(":") || text.matches(".*[*?\\[].*")) {
                 return true;
             }
-            Path path = dir == null ? null : ShellAnalyzer.resolve(dir, word.literal());
+            Path path = dir == null ? null : ShellAnalyzer.resolve(dir, text);
             return path != null && files.exists(path);
         }
 
@@ -240,11 +410,13 @@ final class GitCommands {
             List<Word> operands = CommandWrites.operands(args, Set.of("-s", "--source", "--pathspec-from-file"));
             boolean staged = has(args, "-S", "--staged");
             boolean worktree = has(args, "-W", "--worktree");
-            if (staged && !worktree) {
-                git(Effect.OTHER, List.of(), null, false);
-                return;
+            List<Path> paths = pathsOf(args, operands);
+            if (staged) {
+                git(Effect.UNSTAGE, paths, null, false);
             }
-            git(Effect.DISCARD, paths(operands), null, false);
+            if (!staged || worktree) {
+                git(Effect.DISCARD, paths, null, false);
+            }
         }
 
         private void reset(List<Word> args) {
@@ -253,8 +425,14 @@ final class GitCommands {
                 git(Effect.DISCARD, List.of(), null, false);
             } else if (has(args, "--keep", "--merge")) {
                 git(Effect.SWITCH, List.of(), operands.isEmpty() ? "HEAD" : operands.get(0).shown(), false);
+            } else if (has(args, "--soft")) {
+                git(Effect.OTHER, List.of(), null, false); // moves HEAD only
             } else {
-                git(Effect.OTHER, List.of(), null, false); // --soft, --mixed, paths: the index only
+                // --mixed, or paths: the index entries go back to the commit's; a first operand that is a commit
+                // names where from, not what
+                List<Word> specs = operands.isEmpty() || isPath(operands.get(0)) ? operands
+                        : operands.subList(1, operands.size());
+                git(Effect.UNSTAGE, pathsOf(args, specs), null, false);
             }
         }
 
@@ -267,7 +445,7 @@ final class GitCommands {
                     boolean untracked = has(rest, "-u", "--include-untracked", "-a", "--all");
                     List<Word> operands = sub.equals("save") ? List.of()
                             : CommandWrites.operands(rest, Set.of("-m", "--message", "--pathspec-from-file"));
-                    git(Effect.DISCARD, paths(operands), null, untracked);
+                    git(Effect.DISCARD, pathsOf(rest, operands), null, untracked);
                 }
                 case "pop", "apply", "branch" -> {
                     out.unknown.add(part);
@@ -282,8 +460,8 @@ final class GitCommands {
         }
 
         private void clean(List<Word> args) {
-            boolean dryRun = has(args, "-n", "--dry-run")
-                    || args.stream().map(Word::shown).anyMatch(a -> a.matches("-[a-zA-Z]*n[a-zA-Z]*") && !a.startsWith("--"));
+            boolean dryRun = args.stream().map(Word::shown).anyMatch(a -> a.equals("--dry-run")
+                    || a.matches("-[a-zA-Z]*n[a-zA-Z]*") && !a.startsWith("--"));
             boolean force = has(args, "--force") || args.stream().map(Word::shown)
                     .anyMatch(a -> a.matches("-[a-zA-Z]*f[a-zA-Z]*") && !a.startsWith("--"));
             if (dryRun || !force) {
@@ -295,16 +473,19 @@ final class GitCommands {
 
         /** {@code add -A|.|-u|PATH…}: stages what is under its paths (everything for -A and -u). */
         private void add(List<Word> args) {
-            if (has(args, "-n", "--dry-run")) {
+            if (args.stream().map(Word::shown).anyMatch(a -> a.equals("--dry-run") || a.equals("-n"))) {
                 return;
             }
-            if (has(args, "-p", "--patch", "-i", "--interactive")) {
+            if (has(args, "-p", "--patch", "-i", "--interactive", "-e", "--edit")) {
                 git(Effect.OTHER, List.of(), null, false);
                 return;
             }
             List<Word> operands = CommandWrites.operands(args, Set.of("--chmod", "--pathspec-from-file"));
             boolean all = has(args, "-A", "--all", "-u", "--update");
-            git(Effect.STAGE, all && operands.isEmpty() ? List.of() : paths(operands), null, false);
+            git(Effect.STAGE, all && operands.isEmpty() ? List.of() : pathsOf(args, operands), null, false);
+            if (has(args, "-N", "--intent-to-add", "-f", "--force")) {
+                git(Effect.INDEX, pathsOf(args, operands), null, false);
+            }
         }
 
         /** {@code commit -a} takes every tracked change, {@code commit PATH…} the paths, plain commit the index. */
@@ -327,7 +508,7 @@ final class GitCommands {
             }
             boolean all = args.stream().map(Word::shown).anyMatch(a -> a.equals("--all")
                     || a.matches("-[a-zA-Z]*a[a-zA-Z]*") && !a.startsWith("--"));
-            if (all) {
+            if (all || hasValued(args, "--pathspec-from-file")) {
                 git(Effect.COMMIT_ALL, List.of(), null, false);
             } else if (!operands.isEmpty()) {
                 git(Effect.COMMIT_ALL, paths(operands), null, false);
@@ -336,15 +517,44 @@ final class GitCommands {
             }
         }
 
-        private static boolean has(List<Word> args, String... flags) {
+        /**
+         * Whether a flag is given: a long one as itself or with its value ({@code --source=X}), a short one also
+         * inside a bundle of short flags ({@code -qf}).
+         */
+        static boolean has(List<Word> args, String... flags) {
             for (Word arg : args) {
+                String text = arg.shown();
                 for (String flag : flags) {
-                    if (flag.equals(arg.shown())) {
+                    if (flag.equals(text) || flag.startsWith("--") && text.startsWith(flag + "=")
+                            || flag.length() == 2 && flag.charAt(0) == '-' && text.length() > 2 && text.charAt(0) == '-'
+                            && text.charAt(1) != '-' && text.indexOf(flag.charAt(1), 1) > 0 && text.matches("-[a-zA-Z]+")) {
                         return true;
                     }
                 }
             }
             return false;
+        }
+
+        private static boolean hasValued(List<Word> args, String flag) {
+            return args.stream().map(Word::shown).anyMatch(a -> a.equals(flag) || a.startsWith(flag + "="));
+        }
+
+        private static Word valueWord(Word arg, String prefix) {
+            String value = arg.shown().substring(prefix.length());
+            return arg.literal() == null ? new Word(null, value, value) : Word.of(value);
+        }
+
+        private static Optional<Word> valueOf(List<Word> args, String shortFlag, String longFlag) {
+            for (int i = 0; i < args.size(); i++) {
+                String text = args.get(i).shown();
+                if ((text.equals(shortFlag) || text.equals(longFlag)) && i + 1 < args.size()) {
+                    return Optional.of(args.get(i + 1));
+                }
+                if (text.startsWith(longFlag + "=")) {
+                    return Optional.of(valueWord(args.get(i), longFlag + "="));
+                }
+            }
+            return Optional.empty();
         }
     }
 }

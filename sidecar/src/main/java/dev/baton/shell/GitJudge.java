@@ -47,6 +47,19 @@ final class GitJudge {
                 touched.addAll(state.unstaged());
             }
             case SWITCH -> touched.addAll(WorkTreeState.filesBetween(state.root(), "HEAD", git.ref(), gitTimeout));
+            case UNSTAGE -> touched.addAll(state.staged());
+            case INDEX -> {
+                // every file under its paths, changed or not: the held files among them are asked about below
+                Map<String, Path> all = new TreeMap<>();
+                for (String file : held.all()) {
+                    Path path = Path.of(file);
+                    if (path.startsWith(state.root()) && git.paths().stream().anyMatch(path::startsWith)
+                            || path.startsWith(state.root()) && git.paths().isEmpty()) {
+                        all.put(file, path);
+                    }
+                }
+                return all;
+            }
             case OTHER -> {
             }
         }
@@ -73,6 +86,8 @@ final class GitJudge {
             case COMMIT -> "would commit files other sessions staged and hold";
             case COMMIT_ALL -> "would commit files other sessions hold";
             case SWITCH -> "would rewrite files other sessions hold";
+            case UNSTAGE -> "would take changes other sessions staged out of the index";
+            case INDEX -> "would change the staged copies of files other sessions hold";
             case OTHER -> "";
         };
         StringBuilder reason = new StringBuilder("`").append(ShellDenial.shorten(git.part())).append("` ").append(what)

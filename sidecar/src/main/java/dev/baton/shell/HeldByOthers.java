@@ -102,6 +102,12 @@ final class HeldByOthers {
                 .map(FileLock::file).collect(Collectors.toCollection(TreeSet::new)));
     }
 
+    /** Every file any session holds now. */
+    Set<String> all() {
+        return baton.ledger().read(world -> world.locks().stream().map(FileLock::file)
+                .collect(Collectors.toCollection(TreeSet::new)));
+    }
+
     /** The session's own files. */
     Set<String> own(Session session) {
         return baton.ledger().read(world -> new TreeSet<>(world.filesOf(session.id())));

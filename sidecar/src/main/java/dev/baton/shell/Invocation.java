@@ -10,8 +10,9 @@ import java.util.Set;
  * written in front of it.
  *
  * @param name the program's base name ({@code /usr/bin/sed} is {@code sed})
+ * @param chdir the directory a wrapper runs it in ({@code env -C DIR}, {@code git -C} is git's own), or null
  */
-record Invocation(String name, List<Word> args, Map<String, String> env) {
+record Invocation(String name, List<Word> args, Map<String, String> env, String chdir) {
 
     /** Wrappers and the options of theirs that take a value. */
     private static final Map<String, Set<String>> WRAPPERS = Map.ofEntries(
@@ -43,6 +44,7 @@ record Invocation(String name, List<Word> args, Map<String, String> env) {
                 env.put(value.substring(0, value.indexOf('=')), value.substring(value.indexOf('=') + 1));
             }
         }
+        String chdir = null;
         int i = 0;
         while (i < words.size()) {
             String word = words.get(i).literal();
@@ -56,7 +58,7 @@ record Invocation(String name, List<Word> args, Map<String, String> env) {
             }
             Set<String> valued = WRAPPERS.get(name);
             if (valued == null) {
-                return new Invocation(name, List.copyOf(words.subList(i + 1, words.size())), env);
+                return new Invocation(name, List.copyOf(words.subList(i + 1, words.size())), env, chdir);
             }
             i++;
             boolean durationDue = name.equals("timeout");
@@ -65,7 +67,18 @@ record Invocation(String name, List<Word> args, Map<String, String> env) {
                 if (arg == null) {
                     return null;
                 }
-                if (arg.startsWith("-") && arg.length() > 1) {
+                if (name.equals("env") && (arg.equals("-C") || arg.equals("--chdir")) && i + 1 < words.size()) {
+                    String dir = words.get(i + 1).literal();
+                    if (dir == null) {
+                        return null;
+                    }
+                    chdir = chdir == null || dir.startsWith("/") ? dir : chdir + "/" + dir;
+                    i += 2;
+                } else if (name.equals("env") && (arg.startsWith("--chdir=") || arg.startsWith("-C") && arg.length() > 2)) {
+                    String dir = arg.startsWith("--chdir=") ? arg.substring(8) : arg.substring(2);
+                    chdir = chdir == null || dir.startsWith("/") ? dir : chdir + "/" + dir;
+                    i++;
+                } else if (arg.startsWith("-") && arg.length() > 1) {
                     i += valued.contains(arg) ? 2 : 1;
                 } else if (name.equals("env") && arg.contains("=")) {
                     env.put(arg.substring(0, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
@@ -78,7 +91,7 @@ record Invocation(String name, List<Word> args, Map<String, String> env) {
                 }
             }
         }
-        return new Invocation("true", List.of(), env); // `env` or `sudo -v` alone runs nothing of the agent's
+        return new Invocation("true", List.of(), env, chdir); // `env` or `sudo -v` alone runs nothing of the agent's
     }
 
     static String baseName(String program) {

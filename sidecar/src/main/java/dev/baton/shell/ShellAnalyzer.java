@@ -1,10 +1,14 @@
 package dev.baton.shell;
 
+import dev.baton.git.GitConfig;
+import dev.baton.git.RepoHooks;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -28,11 +32,31 @@ public final class ShellAnalyzer {
             public boolean exists(Path path) {
                 return Files.exists(path);
             }
+
+            @Override
+            public Optional<String> gitAlias(Path dir, String name) {
+                return dir == null ? Optional.empty() : GitConfig.alias(dir, name, Duration.ofSeconds(2));
+            }
+
+            @Override
+            public boolean gitHooks(Path dir) {
+                return dir != null && RepoHooks.present(dir);
+            }
         };
 
         boolean isDirectory(Path path);
 
         boolean exists(Path path);
+
+        /** What a git alias stands for in {@code dir}'s repository ({@code git config alias.NAME}), if it is one. */
+        default Optional<String> gitAlias(Path dir, String name) {
+            return Optional.empty();
+        }
+
+        /** Whether {@code dir}'s repository has hooks that git commands run. */
+        default boolean gitHooks(Path dir) {
+            return false;
+        }
     }
 
     private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh");
@@ -100,10 +124,21 @@ public final class ShellAnalyzer {
         }
         String name = call.name();
         List<Word> args = call.args();
+        if (call.chdir() != null) {
+            // env -C DIR: the program runs there
+            Cwd moved = cwd.copy();
+            moved.dir = moved.dir == null ? null : resolve(moved.dir, call.chdir());
+            cwd = moved;
+        }
+        if (simple.assignments().stream().anyMatch(a -> a.shown().startsWith("CDPATH="))
+                || name.equals("export") && args.stream().anyMatch(a -> a.shown().startsWith("CDPATH"))) {
+            cwd.cdpath = true;
+        }
         switch (name) {
             case "cd", "pushd" -> cd(args, cwd);
             case "popd" -> cwd.dir = null;
             case "eval", "source", ".", "exec" -> out.unknown.add(part);
+            case "trap" -> trap(args, cwd, out, part, depth);
             case "git" -> GitCommands.read(call, cwd.dir, files, out, part);
             case "apply_patch", "applypatch" -> applyPatch(simple, cwd, out, part);
             default -> {
@@ -124,7 +159,27 @@ public final class ShellAnalyzer {
             cwd.dir = null; // cd, cd ~, cd -, cd "$DIR": the directory cannot be known here
             return;
         }
-        cwd.dir = resolve(cwd.dir, operands.get(0).literal());
+        String target = operands.get(0).literal();
+        if (cwd.cdpath && !target.startsWith("/") && !target.startsWith("./") && !target.startsWith("../")
+                && !target.equals(".") && !target.equals("..")) {
+            cwd.dir = null; // CDPATH may lead anywhere
+            return;
+        }
+        cwd.dir = resolve(cwd.dir, target);
+    }
+
+    /** {@code trap 'COMMANDS' SIGNAL…}: the commands run at the signal (EXIT: when the command ends), read as a script. */
+    private void trap(List<Word> args, Cwd cwd, Collector out, String part, int depth) {
+        List<Word> operands = args.stream().filter(w -> !w.shown().startsWith("-")).toList();
+        if (operands.size() < 2) {
+            return; // trap -p, trap SIGNAL alone (reset): nothing runs
+        }
+        String script = operands.get(0).literal();
+        if (script == null || depth >= 4) {
+            out.unknown.add(part);
+        } else if (!script.isEmpty() && !script.equals("-")) {
+            walk(ShellParser.parse(script), cwd.copy(), out, depth + 1);
+        }
     }
 
     /** {@code bash -c 'script'} is analysed as the script; {@code bash script.sh} cannot be. */
@@ -188,7 +243,11 @@ public final class ShellAnalyzer {
         try {
             Path given = Path.of(path);
             if (given.isAbsolute()) {
-                return given.normalize();
+                Path normal = given.normalize();
+                if (normal.startsWith("/proc")) {
+                    return procPath(cwd, normal);
+                }
+                return normal;
             }
             return cwd == null ? null : cwd.resolve(given).normalize();
         } catch (InvalidPathException e) {
@@ -196,16 +255,37 @@ public final class ShellAnalyzer {
         }
     }
 
+    /**
+     * A path through /proc: the shell's own current directory ({@code /proc/self/cwd}, as the command runs it) or root
+     * ({@code /proc/self/root}); any other process's view is unknown (null). A file of /proc itself is no file of a
+     * repository.
+     */
+    private static Path procPath(Path cwd, Path path) {
+        for (String self : List.of("/proc/self", "/proc/thread-self")) {
+            if (path.startsWith(self + "/cwd")) {
+                return cwd == null ? null : cwd.resolve(Path.of(self + "/cwd").relativize(path)).normalize();
+            }
+            if (path.startsWith(self + "/root")) {
+                return Path.of("/").resolve(Path.of(self + "/root").relativize(path)).normalize();
+            }
+        }
+        return path.getNameCount() >= 3 && List.of("cwd", "root", "fd").contains(path.getName(2).toString()) ? null : path;
+    }
+
     /** The working directory as the walk goes; null once it cannot be known. */
     static final class Cwd {
         Path dir;
+        /** Whether the command set CDPATH, so that a cd to a bare name may go elsewhere. */
+        boolean cdpath;
 
         Cwd(Path dir) {
             this.dir = dir;
         }
 
         Cwd copy() {
-            return new Cwd(dir);
+            Cwd copy = new Cwd(dir);
+            copy.cdpath = cdpath;
+            return copy;
         }
     }
 
@@ -215,6 +295,8 @@ public final class ShellAnalyzer {
         final List<GitCommand> git = new ArrayList<>();
         final List<String> unknown = new ArrayList<>();
         final List<List<String>> commands = new ArrayList<>();
+        /** Names made earlier in the same command ({@code ln -s TARGET NAME}) and the paths they lead to. */
+        final java.util.Map<Path, Path> links = new java.util.HashMap<>();
 
         /** A written file (or tree) named by {@code word}; unknown when the word or the directory is. */
         void file(Word word, Cwd cwd, String part, boolean tree) {
@@ -236,7 +318,25 @@ public final class ShellAnalyzer {
                 unknown.add(part);
                 return;
             }
-            writes.add(new WriteTarget(path, tree, part));
+            writes.add(new WriteTarget(throughLinks(path), tree, part));
+        }
+
+        /** A path through a name the command made itself leads to what that name names. */
+        private Path throughLinks(Path path) {
+            for (int hops = 0; hops < 8; hops++) {
+                Path via = null;
+                for (Path at = path; at != null; at = at.getParent()) {
+                    if (links.containsKey(at)) {
+                        via = at;
+                        break;
+                    }
+                }
+                if (via == null) {
+                    return path;
+                }
+                path = links.get(via).resolve(via.relativize(path)).normalize();
+            }
+            return path;
         }
 
         /** The paths a glob or brace expansion matches ({@code src/*.orig}), and with {@code tree} all under them. */

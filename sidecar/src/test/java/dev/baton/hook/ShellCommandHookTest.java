@@ -158,6 +158,25 @@ class ShellCommandHookTest extends HookFixture {
     }
 
     @Test
+    void indexChangesToAnotherSessionsFileAreDeniedHoweverGitIsSpelled() throws Exception {
+        a.bash("sed -i 's/original/by A/' " + CART + " && git add " + CART);
+        String staged = harness.repo().git("diff", "--cached", "--name-only").strip();
+
+        for (String command : List.of("git rm --cached " + CART, "git rm --ca -q " + CART, "git restore --staged .",
+                "git restore --sta src", "git reset", "git reset -- " + CART, "git reset HEAD~0 src",
+                "git -c alias.unstage='reset --' unstage " + CART, "git reset --har", "git read-tree -u -m HEAD",
+                "git checkout -- 'src/main/java/shop/*.java'", "git checkout -- ':(glob)**/Cart.java'",
+                "git checkout-index -f -a", "git update-index --force-remove " + CART)) {
+            StandInAgent.ShellCall call = b.bash(command);
+
+            assertThat(call.denied()).as(command).isTrue();
+            assertThat(call.denialReason()).as(command).contains("held by claude-code session aaaaaaaa…");
+        }
+        assertThat(harness.repo().git("diff", "--cached", "--name-only").strip()).isEqualTo(staged);
+        assertThat(content(CART)).contains("by A");
+    }
+
+    @Test
     void aDiscardPassesWhenNoOtherSessionHoldsDirtyWork() throws Exception {
         b.bash("sed -i 's/original/by B/' " + ORDER);
         a.bash("sed -n 1p " + CART); // A holds nothing dirty

@@ -38,6 +38,12 @@ class ShellCorpusTest {
         public boolean exists(Path path) {
             return DIRECTORIES.contains(path.toString()) || FILES.contains(path.toString());
         }
+
+        @Override
+        public java.util.Optional<String> gitAlias(Path dir, String name) {
+            return java.util.Optional.ofNullable(java.util.Map.of("co", "checkout", "nuke", "reset --hard", "st", "status",
+                    "up", "!git pull").get(name));
+        }
     };
 
     record Case(String command, List<String> expected, int line) {
