@@ -31,7 +31,9 @@ final class GitProcess {
      * answer (some commands say "nothing found" with 1).
      */
     static byte[] run(Path root, Duration timeout, byte[] input, int lastSuccessfulExit, String... args) throws GitException {
-        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
+        // A repository's own settings must not make Baton's git run a program of theirs (fsmonitor, hooks).
+        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString(), "-c", "core.fsmonitor=false",
+                "-c", "core.hooksPath=/dev/null"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)

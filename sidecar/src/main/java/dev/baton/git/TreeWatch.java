@@ -62,12 +62,13 @@ public final class TreeWatch implements AutoCloseable {
 
 
     /**
-     * @param privateDir a directory of Baton's own (it holds the barrier files)
+     * @param privateDir a directory of Baton's own, made for this watch: it holds the barrier files, and goes with the
+     *                   watch when it closes
      * @param watched whether a directory inside a tree is worth watching (not .git, not dependencies or build output)
      */
     public TreeWatch(Path privateDir, Predicate<Path> watched) throws IOException {
         this.service = FileSystems.getDefault().newWatchService();
-        this.barrierDir = Files.createDirectories(privateDir.resolve("watch-barrier"));
+        this.barrierDir = Files.createDirectories(privateDir);
         this.watched = watched;
         directories.put(barrierDir.register(service, StandardWatchEventKinds.ENTRY_CREATE), barrierDir);
         this.reader = new Thread(this::read, "baton-tree-watch");
@@ -306,6 +307,14 @@ public final class TreeWatch implements AutoCloseable {
             LOG.debug("closing the tree watch: {}", e.getMessage());
         }
         reader.interrupt();
+        try (var files = Files.list(barrierDir)) {
+            for (Path file : files.toList()) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(barrierDir);
+        } catch (IOException e) {
+            LOG.debug("removing {}: {}", barrierDir, e.getMessage());
+        }
     }
 
     private record Change(long sequence, Path path) {

@@ -39,6 +39,11 @@ public record GitCommand(Effect effect, Path workDir, List<Path> paths, String r
         UNSTAGE,
         /** Changes the index entries of its paths whatever their state: rm --cached, update-index. */
         INDEX,
+        /**
+         * Makes git run a program of the command's choosing in every later git command in the repository, whoever runs
+         * it: {@code git config core.fsmonitor|core.hooksPath|filter.*|…}, an alias running a shell command.
+         */
+        PLANT,
         /** Writes the index, and perhaps files no one can name beforehand (merge, rebase, stash pop, am…). */
         OTHER
     }

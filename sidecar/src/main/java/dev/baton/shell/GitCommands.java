@@ -23,7 +23,7 @@ final class GitCommands {
     private static final Set<String> READ_ONLY = Set.of("status", "log", "show", "blame", "grep", "ls-files",
             "ls-tree", "ls-remote", "rev-parse", "rev-list", "describe", "shortlog", "reflog", "cat-file", "fetch",
             "help", "version", "--version", "var", "check-ignore", "check-attr", "count-objects", "whatchanged",
-            "name-rev", "merge-base", "for-each-ref", "show-ref", "show-branch", "remote", "config", "tag",
+            "name-rev", "merge-base", "for-each-ref", "show-ref", "show-branch", "remote", "tag",
             "branch", "gc", "fsck", "notes", "bisect", "range-diff", "archive", "bundle", "verify-commit",
             "cherry", "annotate", "instaweb", "credential", "lfs", "maintenance", "prune", "repack",
             "worktree", "sparse-checkout", "hash-object", "mktree", "symbolic-ref", "update-ref", "request-pull");
@@ -123,7 +123,7 @@ final class GitCommands {
     private static final Set<String> KNOWN = Set.of("checkout", "switch", "restore", "reset", "stash", "clean", "add",
             "commit", "mv", "rm", "apply", "am", "cherry-pick", "merge", "rebase", "pull", "revert", "read-tree",
             "checkout-index", "update-index", "submodule", "mergetool", "init", "clone", "diff", "format-patch",
-            "push", "difftool");
+            "push", "difftool", "config");
 
     /** A {@code -c NAME=VALUE}: an alias defined for this command, or a setting that runs a program. */
     private static void setting(Word word, Map<String, String> aliases, ShellAnalyzer.Collector out, String part) {
@@ -235,11 +235,37 @@ final class GitCommands {
                 case "init", "clone" -> out.unknown.add(part);
                 case "push" -> {
                 }
+                case "config" -> config(args);
                 default -> {
                     if (!READ_ONLY.contains(sub)) {
                         out.unknown.add(part); // an unknown subcommand, or an alias git knows and Baton could not ask
                     }
                 }
+            }
+        }
+
+        /**
+         * {@code git config [--local|--worktree|--file F] KEY VALUE}: a setting that makes git run a program (or an alias
+         * running a shell command) is planted for every later git command in the repository.
+         */
+        private void config(List<Word> args) {
+            if (has(args, "--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all", "--global",
+                    "--system", "--edit", "-e", "--remove-section", "--rename-section")) {
+                if (has(args, "--edit", "-e")) {
+                    out.unknown.add(part);
+                }
+                return;
+            }
+            List<Word> operands = CommandWrites.operands(args, Set.of("--file", "-f", "--blob", "--type", "--default",
+                    "--comment"));
+            if (operands.size() < 2 || operands.get(0).literal() == null) {
+                return;
+            }
+            String key = operands.get(0).literal();
+            String value = operands.get(1).literal();
+            boolean alias = key.regionMatches(true, 0, "alias.", 0, 6);
+            if (PROGRAM_SETTING.matcher(key).matches() || alias && (value == null || value.startsWith("!"))) {
+                git(Effect.PLANT, List.of(), null, false);
             }
         }
 

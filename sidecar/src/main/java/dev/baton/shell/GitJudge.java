@@ -48,6 +48,15 @@ final class GitJudge {
             }
             case SWITCH -> touched.addAll(WorkTreeState.filesBetween(state.root(), "HEAD", git.ref(), gitTimeout));
             case UNSTAGE -> touched.addAll(state.staged());
+            case PLANT -> {
+                Map<String, Path> inRepo = new TreeMap<>();
+                for (String file : held.all()) {
+                    if (Path.of(file).startsWith(state.root())) {
+                        inRepo.put(file, Path.of(file));
+                    }
+                }
+                return inRepo;
+            }
             case INDEX -> {
                 // every file under its paths, changed or not: the held files among them are asked about below
                 Map<String, Path> all = new TreeMap<>();
@@ -88,6 +97,8 @@ final class GitJudge {
             case SWITCH -> "would rewrite files other sessions hold";
             case UNSTAGE -> "would take changes other sessions staged out of the index";
             case INDEX -> "would change the staged copies of files other sessions hold";
+            case PLANT -> "would make git run a program of its choosing in every session's git commands in this"
+                    + " repository, where other sessions hold files";
             case OTHER -> "";
         };
         StringBuilder reason = new StringBuilder("`").append(ShellDenial.shorten(git.part())).append("` ").append(what)
@@ -107,6 +118,8 @@ final class GitJudge {
                 reason.append(" Commit only your own files instead: `git commit -m \"…\" -- ")
                         .append(String.join(" ", own)).append("`.");
             }
+        } else if (git.effect() == GitCommand.Effect.PLANT) {
+            reason.append(" Ask the person supervising the agents to set it, or set it once the other sessions are done.");
         } else {
             reason.append(" Name your own files instead (e.g. `git restore -- FILE`), or ask the holders to commit first.");
         }

@@ -84,7 +84,6 @@ public final class ShellGuard {
         try {
             Path dir = Files.createTempDirectory("baton-watch", PosixFilePermissions.asFileAttribute(
                     PosixFilePermissions.fromString("rwx------")));
-            dir.toFile().deleteOnExit();
             TreeWatch watch = new TreeWatch(dir, directory -> !directory.getFileName().toString().equals(".git")
                     && lockable.test(directory.resolve("_").toString()));
             baton.closeWith(watch);
@@ -154,9 +153,9 @@ public final class ShellGuard {
             }
         }
         List<ShellDenial.Blocked> blocked = new ArrayList<>(held.under(session, trees));
+        List<String> gitReasons = new ArrayList<>(planted(session, analysis.writes()));
 
         // 2. git commands judged against the repository's state
-        List<String> gitReasons = new ArrayList<>();
         for (GitCommand command1 : analysis.git()) {
             Optional<Path> repo = repoOf(workDir(command1, command.cwd()));
             if (repo.isEmpty() || command1.effect() == GitCommand.Effect.OTHER) {
@@ -222,6 +221,39 @@ public final class ShellGuard {
                     changed -> WorkTreeState.hasChanges(Path.of(changed), settings.gitTimeout()), baton.ledger()).ifPresent(notes::add);
         }
         return new Proceed(notes);
+    }
+
+    /**
+     * Writes that plant code git runs for everyone in a repository (a hook, its configuration, attributes naming
+     * filters or drivers), refused while other sessions hold files there: another session's git command would run it.
+     */
+    private List<String> planted(Session session, List<WriteTarget> writes) {
+        List<String> reasons = new ArrayList<>();
+        for (WriteTarget write : writes) {
+            Path path = write.path();
+            Optional<Path> repo = RepoRoot.of(path.getParent() == null ? path : path.getParent())
+                    .map(root -> root.getFileName() != null && root.getFileName().toString().equals(".git") ? root.getParent() : root);
+            if (repo.isEmpty()) {
+                continue;
+            }
+            Path git = repo.get().resolve(".git");
+            boolean plants = path.startsWith(git.resolve("hooks")) || path.equals(git.resolve("config"))
+                    || path.equals(git.resolve("info/attributes")) || path.getFileName() != null
+                    && path.getFileName().toString().equals(".gitattributes") || write.tree() && git.startsWith(path);
+            if (!plants) {
+                continue;
+            }
+            List<ShellDenial.Blocked> inRepo = held.among(session, held.all().stream()
+                    .filter(file -> Path.of(file).startsWith(repo.get())).collect(java.util.stream.Collectors.toSet()), write.part());
+            if (!inRepo.isEmpty()) {
+                reasons.add("`" + ShellDenial.shorten(write.part()) + "` would change what git runs in this repository ("
+                        + ShellDenial.shown(path.toString(), repo.get()) + ") while other sessions hold files there: "
+                        + inRepo.stream().map(b -> ShellDenial.shown(b.file(), repo.get()) + " (" + ShellDenial.holderText(b.holder()) + ")")
+                        .collect(java.util.stream.Collectors.joining(", "))
+                        + ". Ask the person supervising the agents to change it, or change it once the other sessions are done.");
+            }
+        }
+        return reasons;
     }
 
     private void remember(ShellCommand command, AfterCheck.Before before, List<String> taken, List<IndexTurns.Turn> turns) {
