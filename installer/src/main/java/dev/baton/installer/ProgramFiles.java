@@ -79,13 +79,18 @@ final class ProgramFiles {
         if (linkIsOurs) {
             ours.add(link);
         }
+        List<Path> deleted = new ArrayList<>();
         for (Path path : ours) {
             if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
                 if (!dryRun) {
                     Files.delete(path);
+                    deleted.add(path);
                 }
                 steps.add(new FileStep(verb, path, ""));
             }
+        }
+        for (Path path : deleted) {
+            steps.addAll(EmptyParents.remove(path, List.of(layout.home())));
         }
         return steps;
     }

@@ -44,11 +44,11 @@ public final class Uninstaller {
                     deletions.add(PlannedEdit.deletion(hooks, before, List.of("- Baton's hook file")));
                 }
             } else {
-                json.planRemoval(JsonConfigFile.shared(file.get()), GroupedHooks::removeHooks);
+                json.planRemoval(JsonConfigFile.shared(file.get(), agent), GroupedHooks::removeHooks);
             }
         }
         if (target.includes(Agent.CLAUDE)) {
-            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     ClaudeSettings::removeMcpRule);
         }
         for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
@@ -58,9 +58,16 @@ public final class Uninstaller {
         edits.addAll(deletions);
         Optional<TextConfigFile> codexConfig = target.includes(Agent.CODEX) ? planCodexConfig(target) : Optional.empty();
         try {
-            ConfigEdits.apply(edits, dryRun, true, out);
+            List<Path> deleted = new ArrayList<>(ConfigEdits.apply(edits, dryRun, true, out));
             if (codexConfig.isPresent()) {
-                out.println(codexConfig.get().apply(dryRun));
+                FileStep step = codexConfig.get().applyRemoval(dryRun);
+                out.println(step);
+                if (step.verb().equals("deleted")) {
+                    deleted.add(step.path());
+                }
+            }
+            for (Path file : deleted) {
+                EmptyParents.remove(file, List.of(layout.home(), target.project())).forEach(out::println);
             }
             if (purge) {
                 new ProgramFiles(layout).purge(dryRun).forEach(out::println);
