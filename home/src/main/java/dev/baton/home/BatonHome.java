@@ -242,9 +242,12 @@ public final class BatonHome {
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(temp, HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.US_ASCII);
             try {
-                // Not REPLACE_EXISTING: when two processes create it at once, the first one's token wins for both.
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+                // A link, not a move: rename(2) would replace a token another process made meanwhile, and the two would
+                // go on with different tokens; a link is made whole or not at all, so the first one's wins for both.
+                Files.createLink(file, temp);
             } catch (FileAlreadyExistsException raced) {
+                // the other process's token stands
+            } finally {
                 Files.deleteIfExists(temp);
             }
         }
