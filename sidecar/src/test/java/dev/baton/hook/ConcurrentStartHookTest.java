@@ -40,6 +40,8 @@ class ConcurrentStartHookTest {
 
     private HookHarness harness;
     private Path baton;
+    /** The starts this test made itself; a hook's start is found by its pid file or its home. */
+    private final List<Process> started = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeEach
     void prepare() throws IOException {
@@ -49,8 +51,13 @@ class ConcurrentStartHookTest {
 
     @AfterEach
     void stopEverySidecarOfThisHome() throws Exception {
-        for (ProcessHandle sidecar : sidecarsOfThisHome()) {
+        List<ProcessHandle> sidecars = new java.util.ArrayList<>(sidecarsOfThisHome());
+        started.forEach(process -> sidecars.add(process.toHandle()));
+        harness.home().readPid().ifPresent(pid -> ProcessHandle.of(pid).ifPresent(sidecars::add));
+        for (ProcessHandle sidecar : sidecars) {
             sidecar.destroy();
+        }
+        for (ProcessHandle sidecar : sidecars) {
             sidecar.onExit().get(30, TimeUnit.SECONDS);
         }
     }
@@ -68,7 +75,9 @@ class ConcurrentStartHookTest {
             ProcessBuilder serve = new ProcessBuilder(baton.toString(), "serve")
                     .redirectErrorStream(true).redirectOutput(cliOut.toFile());
             harness.scriptEnvironment(serve.environment(), Map.of());
-            return serve.start();
+            Process process = serve.start();
+            started.add(process);
+            return process;
         }));
 
         go.countDown();
@@ -106,6 +115,7 @@ class ConcurrentStartHookTest {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(harness.home().logFile().toFile()));
             harness.scriptEnvironment(builder.environment(), Map.of());
             start = builder.start();
+            started.add(start);
             // It found the lock taken and watches it (an older start gave up at once, saying so in the log).
             await().atMost(Duration.ofSeconds(90)).until(() -> !start.isAlive() || holdsOpen(start, harness.home().lockFile()));
             assertThat(start.isAlive()).as("the start waits; log: %s", log()).isTrue();
