@@ -39,3 +39,7 @@ message() { # from to text
   api -X POST "$base/v1/messages" -H "X-Baton-Key: ${keys[$1]}" \
     -d "{\"session_id\":\"$1\",\"to\":\"$2\",\"text\":\"$3\"}" >/dev/null
 }
+plan() { # session goal task
+  api -X POST "$base/v1/plans" -H "X-Baton-Key: ${keys[$1]}" \
+    -d "{\"session_id\":\"$1\",\"goal\":\"$2\",\"current_task\":\"$3\"}" >/dev/null
+}

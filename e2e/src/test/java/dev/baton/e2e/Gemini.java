@@ -13,14 +13,14 @@ final class Gemini implements AutoCloseable {
     final AgentProcess process;
 
     /**
-     * Selects API-key auth in ~/.gemini/settings.json, as a user does once; run before {@code baton install},
-     * which adds its hooks to the same file.
+     * Selects API-key auth in ~/.gemini/settings.json, as a user does once, with comments of both kinds, which Gemini
+     * CLI reads; run before {@code baton install}, which adds its hooks to the same file, keeping them.
      */
     static void configure(Machine machine) {
         try {
             Path settings = Files.createDirectories(machine.home.resolve(".gemini")).resolve("settings.json");
-            Files.writeString(settings, "{\n  \"security\": {\n    \"auth\": {\n      \"selectedType\": \"gemini-api-key\"\n"
-                    + "    }\n  }\n}\n");
+            Files.writeString(settings, "// Gemini CLI settings\n{\n  \"security\": {\n    /* an API key, not a Google login */\n"
+                    + "    \"auth\": {\n      \"selectedType\": \"gemini-api-key\" // GEMINI_API_KEY\n    }\n  }\n}\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

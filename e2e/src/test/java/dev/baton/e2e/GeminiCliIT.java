@@ -36,10 +36,13 @@ class GeminiCliIT {
     }
 
     @Test
-    void theFirstEditAfterInstallIsAllowedAndSessionEndFreesIt() {
+    void theFirstEditAfterInstallIsAllowedAndSessionEndFreesIt() throws Exception {
         try (Machine machine = new Machine(root)) {
             Gemini.configure(machine);
             machine.install("--gemini");
+            // The user's comments stay in the file Gemini reads Baton's hooks from.
+            assertThat(java.nio.file.Files.readString(machine.home.resolve(".gemini/settings.json")))
+                    .contains("// Gemini CLI settings", "/* an API key, not a Google login */", "// GEMINI_API_KEY");
             Step.Pause pause = new Step.Pause();
             try (FakeModel model = new FakeModel(List.of(
                     Step.call("write_file", Map.of("file_path", machine.repo.resolve("First.txt").toString(),

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -12,6 +14,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
@@ -242,9 +245,12 @@ public final class BatonHome {
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(temp, HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.US_ASCII);
             try {
-                // Not REPLACE_EXISTING: when two processes create it at once, the first one's token wins for both.
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+                // A link, not a move: rename(2) would replace a token another process made meanwhile, and the two would
+                // go on with different tokens; a link is made whole or not at all, so the first one's wins for both.
+                Files.createLink(file, temp);
             } catch (FileAlreadyExistsException raced) {
+                // the other process's token stands
+            } finally {
                 Files.deleteIfExists(temp);
             }
         }
@@ -299,6 +305,38 @@ public final class BatonHome {
     }
 
     /** The pid the running sidecar wrote; empty when there is no pid file or it holds no number. */
+    /**
+     * The sidecar that holds this home's lock, if one does. The pid file alone could name a process that reused the
+     * pid of a sidecar that was killed; the lock is held only while a sidecar lives. A sidecar that has just taken the
+     * lock writes its pid file a moment later, so that is waited for (a few seconds at most).
+     */
+    public Optional<ProcessHandle> runningSidecar() throws IOException, InterruptedException {
+        if (!Files.exists(lockFile())) {
+            return Optional.empty();
+        }
+        try (FileChannel channel = FileChannel.open(lockFile(), StandardOpenOption.WRITE)) {
+            FileLock probe;
+            try {
+                probe = channel.tryLock();
+            } catch (OverlappingFileLockException sameProcess) {
+                probe = null; // a sidecar in this JVM holds it
+            }
+            if (probe != null) {
+                probe.release();
+                return Optional.empty();
+            }
+        }
+        for (int attempt = 0; attempt < 100 && readPid().isEmpty(); attempt++) {
+            Thread.sleep(50); // polls a file another process writes; no event to wait on
+        }
+        OptionalLong pid = readPid();
+        if (pid.isEmpty()) {
+            throw new IOException("a sidecar holds " + lockFile() + " but its pid file " + pidFile()
+                    + " is missing or unreadable; stop it by hand");
+        }
+        return ProcessHandle.of(pid.getAsLong());
+    }
+
     public OptionalLong readPid() throws IOException {
         Optional<String> text = readLine(pidFile());
         if (text.isEmpty() || !text.get().matches("[0-9]{1,18}")) {

@@ -28,6 +28,38 @@ class BatonHomeTest {
     }
 
     @Test
+    void startsThatMakeTheTokenAtTheSameMomentAllGoOnWithTheOneInTheFile() throws Exception {
+        // Hooks and MCP servers start sidecars at once on a new home; a start that read a token the file no longer
+        // holds would refuse every hook. Many rounds, since each race is over in microseconds.
+        for (int round = 0; round < 40; round++) {
+            BatonHome fresh = new BatonHome(temp.resolve("home-" + round));
+            int starts = 8;
+            java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(starts);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(starts);
+            try {
+                java.util.List<java.util.concurrent.Future<String>> tokens = new java.util.ArrayList<>();
+                for (int i = 0; i < starts; i++) {
+                    tokens.add(pool.submit(() -> {
+                        together.await();
+                        return fresh.ensureToken();
+                    }));
+                }
+                String inFile = null;
+                for (java.util.concurrent.Future<String> token : tokens) {
+                    String got = token.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    inFile = inFile == null ? fresh.readToken().orElseThrow() : inFile;
+                    assertThat(got).as("round %d", round).isEqualTo(inFile);
+                }
+                try (var left = Files.list(fresh.dir())) {
+                    assertThat(left.map(path -> path.getFileName().toString())).containsExactly("token");
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     void aKeptSqliteLibraryIsOwnerOnlyAndReplacesTheCopyOfAnotherVersion() throws Exception {
         BatonHome home = new BatonHome(temp.resolve("state/baton"));
         home.prepare();

@@ -50,7 +50,7 @@ final class AgentChecks {
                 Optional<Path> file = AgentFiles.hookFile(layout, agent, scope, project);
                 if (file.isPresent() && Files.exists(file.get())) {
                     anyFile = true;
-                    parse(file.get(), subject(agent, "hooks"), checks).ifPresent(tree -> installed.add(new Installed(scope, file.get(), tree)));
+                    parse(file.get(), agent, subject(agent, "hooks"), checks).ifPresent(tree -> installed.add(new Installed(scope, file.get(), tree)));
                 }
             }
             if (!anyFile && !agent.isUsedOn(layout)) {
@@ -157,7 +157,7 @@ final class AgentChecks {
         Path file = layout.geminiDir().resolve("trustedFolders.json");
         try {
             if (Files.exists(file)) {
-                ObjectNode folders = JsonText.parseObject(Files.readString(file));
+                ObjectNode folders = JsonText.parseObject(Files.readString(file), JsonSyntax.of(Agent.GEMINI));
                 for (Iterator<Map.Entry<String, JsonNode>> it = folders.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> folder = it.next();
                     Path path = Path.of(folder.getKey());
@@ -266,9 +266,9 @@ final class AgentChecks {
         }
     }
 
-    private static Optional<ObjectNode> parse(Path file, String subject, List<Check> checks) {
+    private static Optional<ObjectNode> parse(Path file, Agent agent, String subject, List<Check> checks) {
         try {
-            return Optional.of(JsonText.parseObject(Files.readString(file)));
+            return Optional.of(JsonText.parseObject(Files.readString(file), JsonSyntax.of(agent)));
         } catch (JsonText.InvalidJson e) {
             checks.add(Check.problem(subject, file + " is not a valid JSON object: " + e.getMessage(),
                     "repair the JSON in " + file + ", then run `baton doctor` again"));

@@ -26,13 +26,14 @@ public final class ClassDataArchive {
 
     /**
      * For the build, so the options file and the archive of {@code target/baton.jar} are made the same way as an
-     * installed one's: {@code ClassDataArchive JAR JAVA}. Exits 1 when no archive could be made.
+     * installed one's: {@code ClassDataArchive JAR JAVA}. Silent when it succeeds, as a build step under
+     * {@code mvn -q} must be; when no archive could be made it says why on standard error and exits 1.
      */
     public static void main(String[] args) throws IOException {
-        System.out.println(JvmOptions.write(Path.of(args[0]), false));
+        JvmOptions.write(Path.of(args[0]), false);
         FileStep step = make(Path.of(args[0]), args[1], false);
-        System.out.println(step);
         if (step.verb().equals("skipped")) {
+            System.err.println(step);
             System.exit(1);
         }
     }

@@ -3,6 +3,8 @@ package dev.baton.installer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -19,9 +21,11 @@ final class ConfigEdits {
     /**
      * @param retireBackups for uninstall: once Baton's entries are out of a file, its backup is no longer needed
      *                      (the file itself is the user's file again) and is deleted, and the output says so
+     * @return the files deleted
      */
-    static void apply(List<PlannedEdit> edits, boolean dryRun, boolean retireBackups, PrintWriter out)
+    static List<Path> apply(List<PlannedEdit> edits, boolean dryRun, boolean retireBackups, PrintWriter out)
             throws IOException, InstallerException {
+        List<Path> deleted = new ArrayList<>();
         for (PlannedEdit edit : edits) {
             if (dryRun) {
                 out.println(new FileStep(edit.intendedVerb(), edit.file().path(), edit.isNoOp() ? "" : edit.summary()));
@@ -31,16 +35,20 @@ final class ConfigEdits {
             JsonConfigFile.Outcome outcome = edit.apply(!retireBackups);
             String note = outcome == JsonConfigFile.Outcome.UNCHANGED ? "" : edit.summary();
             if (!hadBackup && edit.file().hasBackup()) {
-                note += "; original saved as " + edit.file().backup().getFileName();
+                note += "; original saved as " + edit.file().backup().name();
             }
             if (outcome == JsonConfigFile.Outcome.RESTORED) {
-                note += "; original bytes restored from " + edit.file().backup().getFileName();
+                note += "; original bytes restored from " + edit.file().backup().name();
             } else if (retireBackups && !edit.changes().isEmpty() && edit.file().hasBackup()) {
-                java.nio.file.Files.delete(edit.file().backup());
-                note += "; backup " + edit.file().backup().getFileName() + " removed, no longer needed";
+                edit.file().backup().delete();
+                note += "; backup " + edit.file().backup().name() + " removed, no longer needed";
             }
             out.println(new FileStep(outcome.verb, edit.file().path(), note));
+            if (outcome == JsonConfigFile.Outcome.DELETED) {
+                deleted.add(edit.file().path());
+            }
         }
+        return deleted;
     }
 
     /** Runs a tree edit, turning a wrongly shaped value into a refusal that names the file. */

@@ -93,6 +93,11 @@ public record InstallLayout(
         return dataDir.resolve("lib/baton.jar");
     }
 
+    /** The Java runtime a release brought, copied here so the installed launcher needs no Java of the machine's. */
+    public Path installedRuntime() {
+        return dataDir.resolve("runtime");
+    }
+
     public Path launcher() {
         return binDir.resolve("baton");
     }

@@ -47,7 +47,7 @@ public final class Installer {
                     tree -> ClaudeSettings.setShellPrefix(tree, layout.hookScript()));
         }
         if (allowMcpTools && target.includes(Agent.CLAUDE)) {
-            json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+            json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     ClaudeSettings::allowMcpTools);
         }
         if (registerMcp) {
@@ -94,7 +94,7 @@ public final class Installer {
                         + String.join(", ", CopilotHooks.EVENTS.stream().map(HookEvents.EventHook::event).toList()));
                 json.add(new PlannedEdit(hooks, before, after, changes));
             } else {
-                json.plan(JsonConfigFile.shared(file.get()),
+                json.plan(JsonConfigFile.shared(file.get(), agent),
                         tree -> GroupedHooks.addHooks(tree, HookEvents.of(agent), layout.hookScript()));
             }
         }

@@ -13,13 +13,11 @@ import java.util.Arrays;
 import java.util.Set;
 
 /**
- * One JSON configuration file of an agent. Reads refuse anything but a JSON object; writes are atomic,
- * keep the file's permissions, skip files whose content would not change, and save the pristine
- * original once as {@code <file>.baton-backup}.
+ * One JSON configuration file of an agent, in the syntax that agent accepts ({@link JsonSyntax}). Reads refuse
+ * anything but a JSON object the agent itself would load; writes are atomic, keep the file's permissions and its
+ * comments, skip files whose content would not change, and save the pristine original once ({@link ConfigBackup}).
  */
 final class JsonConfigFile {
-
-    static final String BACKUP_SUFFIX = ".baton-backup";
 
     private static final Set<PosixFilePermission> SHARED_MODE = PosixFilePermissions.fromString("rw-r--r--");
     private static final Set<PosixFilePermission> SECRET_MODE = PosixFilePermissions.fromString("rw-------");
@@ -27,26 +25,31 @@ final class JsonConfigFile {
     private final Path path;
     private final Set<PosixFilePermission> newFileMode;
     private final boolean keepsBackup;
+    private final String owner;
+    private final JsonSyntax syntax;
 
-    private JsonConfigFile(Path path, Set<PosixFilePermission> newFileMode, boolean keepsBackup) {
+    private JsonConfigFile(Path path, Set<PosixFilePermission> newFileMode, boolean keepsBackup, String owner,
+                           JsonSyntax syntax) {
         this.path = path;
         this.newFileMode = newFileMode;
         this.keepsBackup = keepsBackup;
+        this.owner = owner;
+        this.syntax = syntax;
     }
 
     /** A file the user or agent owns, readable by others when Baton has to create it. */
-    static JsonConfigFile shared(Path path) {
-        return new JsonConfigFile(path, SHARED_MODE, true);
+    static JsonConfigFile shared(Path path, Agent agent) {
+        return new JsonConfigFile(path, SHARED_MODE, true, agent.displayName(), JsonSyntax.of(agent));
     }
 
     /** A file the user owns that holds (or may hold) the sidecar's token: made owner-only when Baton writes it. */
-    static JsonConfigFile secret(Path path) {
-        return new JsonConfigFile(path, SECRET_MODE, true);
+    static JsonConfigFile secret(Path path, Agent agent) {
+        return new JsonConfigFile(path, SECRET_MODE, true, agent.displayName(), JsonSyntax.of(agent));
     }
 
     /** A file only Baton writes, so there is no original worth keeping. */
     static JsonConfigFile owned(Path path) {
-        return new JsonConfigFile(path, SHARED_MODE, false);
+        return new JsonConfigFile(path, SHARED_MODE, false, "Baton", JsonSyntax.PLAIN);
     }
 
     Path path() {
@@ -57,12 +60,12 @@ final class JsonConfigFile {
         return newFileMode.equals(SECRET_MODE);
     }
 
-    Path backup() {
-        return path.resolveSibling(path.getFileName() + BACKUP_SUFFIX);
+    ConfigBackup backup() {
+        return new ConfigBackup(path);
     }
 
     boolean hasBackup() {
-        return keepsBackup && Files.exists(backup());
+        return keepsBackup && backup().exists();
     }
 
     /** The current content; a missing file reads as an empty object. */
@@ -76,11 +79,37 @@ final class JsonConfigFile {
         } catch (IOException e) {
             throw new InstallerException("Cannot read " + path + ": " + e.getMessage(), e);
         }
+        String text = new String(bytes, StandardCharsets.UTF_8);
         try {
-            return new Snapshot(JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8)), bytes);
+            return new Snapshot(JsonText.parseObject(text, syntax), bytes);
         } catch (JsonText.InvalidJson e) {
-            throw new InstallerException("Refusing to edit " + path + ": it is not a valid JSON object ("
-                    + e.getMessage() + "). Fix or move the file, then run the command again; nothing was changed.");
+            throw new InstallerException("Refusing to edit " + path + ": " + whyNot(text, e)
+                    + ", then run the command again; nothing was changed.");
+        }
+    }
+
+    /**
+     * Why the file cannot be read, and the fix. A comment or trailing comma its agent does not accept is named as
+     * such: the agent does not load the file either, which is worth more to the user than the parser's words.
+     */
+    private String whyNot(String text, JsonText.InvalidJson e) {
+        if (syntax != JsonSyntax.COMMENTS_AND_TRAILING_COMMAS && parses(text, JsonSyntax.COMMENTS_AND_TRAILING_COMMAS)) {
+            // The first thing the stricter parser stumbled on is a comment or a trailing comma; Jackson says which.
+            String what = e.reason().contains("comment") ? "a comment" : "a trailing comma";
+            return "it has " + what + (e.position().isEmpty() ? "" : " at " + e.position()) + ", and " + owner
+                    + " reads this file as " + syntax.description() + ", so " + owner
+                    + " does not load it as it is either. Take its "
+                    + (syntax == JsonSyntax.PLAIN ? "comments and trailing commas" : "trailing commas") + " out";
+        }
+        return "it is not a valid JSON object (" + e.getMessage() + "). Fix or move the file";
+    }
+
+    private static boolean parses(String text, JsonSyntax syntax) {
+        try {
+            JsonText.parseObject(text, syntax);
+            return true;
+        } catch (JsonText.InvalidJson e) {
+            return false;
         }
     }
 
@@ -111,8 +140,8 @@ final class JsonConfigFile {
         Path target = before.exists() ? path.toRealPath() : path;
         byte[] original = keepsBackup ? readBackupMatching(after) : null;
         byte[] content = original != null ? original : edited(before, after).getBytes(StandardCharsets.UTF_8);
-        if (saveOriginal && original == null && keepsBackup && before.exists() && !Files.exists(backup())) {
-            Files.copy(target, backup(), StandardCopyOption.COPY_ATTRIBUTES);
+        if (saveOriginal && original == null && keepsBackup && before.exists()) {
+            backup().saveOnce(target);
         }
         ensureUnchangedSince(before, target);
         Set<PosixFilePermission> mode = before.exists() ? Files.getPosixFilePermissions(target) : newFileMode;
@@ -121,7 +150,7 @@ final class JsonConfigFile {
         }
         replaceAtomically(target, content, mode);
         if (original != null) {
-            Files.delete(backup());
+            backup().delete();
             return Outcome.RESTORED;
         }
         return before.exists() ? Outcome.UPDATED : Outcome.CREATED;
@@ -142,13 +171,14 @@ final class JsonConfigFile {
      * stay; a file Baton creates is laid out as the agents lay out theirs. Should the splice ever not read back
      * as {@code after}, the whole tree is rendered instead, for a right file matters more than a pretty one.
      */
-    private static String edited(Snapshot before, ObjectNode after) {
+    private String edited(Snapshot before, ObjectNode after) {
         if (!before.exists()) {
             return JsonText.render(after);
         }
         try {
-            String text = JsonTextEdit.apply(new String(before.bytes(), StandardCharsets.UTF_8), before.tree(), after);
-            if (JsonText.parseObject(text).equals(after)) {
+            String text = JsonTextEdit.apply(new String(before.bytes(), StandardCharsets.UTF_8), before.tree(), after,
+                    syntax);
+            if (JsonText.parseObject(text, syntax).equals(after)) {
                 return text;
             }
         } catch (IOException | JsonText.InvalidJson | RuntimeException e) {
@@ -158,12 +188,12 @@ final class JsonConfigFile {
     }
 
     private byte[] readBackupMatching(ObjectNode after) throws IOException {
-        if (!Files.exists(backup())) {
+        byte[] bytes = backup().read();
+        if (bytes == null) {
             return null;
         }
-        byte[] bytes = Files.readAllBytes(backup());
         try {
-            return JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8)).equals(after) ? bytes : null;
+            return JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8), syntax).equals(after) ? bytes : null;
         } catch (JsonText.InvalidJson e) {
             return null;
         }

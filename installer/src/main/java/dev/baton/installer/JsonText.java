@@ -2,46 +2,48 @@ package dev.baton.installer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Reads JSON strictly and writes it the way the agents themselves do ({@code JSON.stringify(value, null, 2)}
- * plus a final newline), so the parts of a file Baton does not touch keep their exact text.
+ * Reads JSON in an agent's syntax ({@link JsonSyntax}) and writes it the way the agents themselves do
+ * ({@code JSON.stringify(value, null, 2)} plus a final newline), so the parts of a file Baton does not touch keep
+ * their exact text.
  */
 final class JsonText {
 
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-            // Keep decimals such as 1.50 as written instead of turning them into doubles.
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    /** Plain JSON, as Baton writes it and most agents read it. */
+    static final ObjectMapper MAPPER = JsonSyntax.PLAIN.mapper();
 
     private static final String INDENT = "  ";
 
     private JsonText() {
     }
 
-    /** Parses a whole document that must be a JSON object; the exception message is the parser's, made readable. */
+    /** Parses a whole document that must be a plain JSON object; the exception message is the parser's, made readable. */
     static ObjectNode parseObject(String text) throws InvalidJson {
+        return parseObject(text, JsonSyntax.PLAIN);
+    }
+
+    /** Parses a whole document that must be a JSON object in the given syntax. */
+    static ObjectNode parseObject(String text, JsonSyntax syntax) throws InvalidJson {
         JsonNode node;
         try {
-            node = MAPPER.readTree(text);
+            node = syntax.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new InvalidJson(describe(e));
+            String reason = e.getOriginalMessage().lines().findFirst().orElse("invalid JSON");
+            boolean located = e.getLocation() != null && e.getLocation().getLineNr() > 0;
+            throw new InvalidJson(reason, located ? e.getLocation().getLineNr() : 0,
+                    located ? e.getLocation().getColumnNr() : 0);
         }
         if (node == null || node.isMissingNode()) {
-            throw new InvalidJson("the file is empty, expected a JSON object");
+            throw new InvalidJson("the file is empty, expected a JSON object", 0, 0);
         }
         if (!node.isObject()) {
-            throw new InvalidJson("expected a JSON object but found " + kind(node));
+            throw new InvalidJson("expected a JSON object but found " + kind(node), 0, 0);
         }
         return (ObjectNode) node;
     }
@@ -118,18 +120,30 @@ final class JsonText {
         out.append(base).append(unit.repeat(depth)).append(']');
     }
 
-    private static String describe(JsonProcessingException e) {
-        String message = e.getOriginalMessage().lines().findFirst().orElse("invalid JSON");
-        if (e.getLocation() != null && e.getLocation().getLineNr() > 0) {
-            return message + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-        }
-        return message;
-    }
-
     /** The text is not a JSON object; the message says why and where. */
     static final class InvalidJson extends Exception {
-        InvalidJson(String message) {
-            super(message);
+        private final String reason;
+        private final int line;
+        private final int column;
+
+        InvalidJson(String reason, int line, int column) {
+            super(line > 0 ? reason + " (" + position(line, column) + ")" : reason);
+            this.reason = reason;
+            this.line = line;
+            this.column = column;
+        }
+
+        String reason() {
+            return reason;
+        }
+
+        /** "line L, column C", or empty when the parser named no place. */
+        String position() {
+            return line > 0 ? position(line, column) : "";
+        }
+
+        private static String position(int line, int column) {
+            return "line " + line + ", column " + column;
         }
     }
 }

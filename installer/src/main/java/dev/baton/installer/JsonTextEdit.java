@@ -13,9 +13,9 @@ import java.util.Map;
 /**
  * Turns a file's JSON text into the text of a changed tree by the smallest textual edits: members and elements
  * that are added, replaced or removed are spliced in at the parser's character offsets, and every other byte
- * (indentation, escapes such as {@code "caf\u00e9"}, key order, a missing final newline) stays as it was. New
- * values are laid out with the file's own indentation. Jackson's tree model keeps no offsets, so the text is
- * parsed here once more with the streaming parser to find them.
+ * (indentation, escapes such as {@code "caf\u00e9"}, key order, comments where the agent allows them, a missing
+ * final newline) stays as it was. New values are laid out with the file's own indentation. Jackson's tree model
+ * keeps no offsets, so the text is parsed here once more with the streaming parser to find them.
  */
 final class JsonTextEdit {
 
@@ -32,22 +32,27 @@ final class JsonTextEdit {
     }
 
     private final String text;
-    private final String unit;
     private final List<Splice> splices = new ArrayList<>();
+    private String unit = "  ";
 
     private JsonTextEdit(String text) {
         this.text = text;
-        this.unit = indentUnit(text);
     }
 
-    /** The text of {@code after}, edited from {@code text} (which parses to {@code before}). */
+    /** The text of {@code after}, edited from plain JSON {@code text} (which parses to {@code before}). */
     static String apply(String text, JsonNode before, JsonNode after) throws IOException {
+        return apply(text, before, after, JsonSyntax.PLAIN);
+    }
+
+    /** The text of {@code after}, edited from {@code text} in {@code syntax} (which parses to {@code before}). */
+    static String apply(String text, JsonNode before, JsonNode after, JsonSyntax syntax) throws IOException {
         JsonTextEdit edit = new JsonTextEdit(text);
         Span root;
-        try (JsonParser parser = JsonText.MAPPER.getFactory().createParser(text)) {
+        try (JsonParser parser = syntax.mapper().getFactory().createParser(text)) {
             parser.nextToken();
             root = edit.span(parser);
         }
+        edit.unit = edit.indentUnit(root);
         edit.diff(root, before, after);
         StringBuilder out = new StringBuilder(text);
         edit.splices.sort(Comparator.comparingInt(Splice::start).reversed());
@@ -86,20 +91,50 @@ final class JsonTextEdit {
         if (before.equals(after)) {
             return;
         }
-        if (before.isObject() && after.isObject() && !before.isEmpty()) {
+        if (before.isContainerNode() && after.getNodeType() == before.getNodeType() && before.isEmpty()) {
+            fillEmpty(span, after);
+        } else if (before.isObject() && after.isObject()) {
             diffObject(span, before, after);
-        } else if (before.isArray() && after.isArray() && !before.isEmpty()) {
+        } else if (before.isArray() && after.isArray()) {
             diffArray(span, before, after);
         } else {
             replace(span, after);
         }
     }
 
+    /**
+     * Puts members or elements into an empty object or array. One that holds only comments (settings the user keeps
+     * commented out) keeps them, after the new entries; a truly empty one is laid out anew.
+     */
+    private void fillEmpty(Span span, JsonNode after) {
+        if (text.substring(span.start + 1, span.end - 1).isBlank()) {
+            replace(span, after);
+            return;
+        }
+        String indent = lineIndentOfLine(span.start) + unit;
+        StringBuilder added = new StringBuilder();
+        if (after.isObject()) {
+            for (Map.Entry<String, JsonNode> member : after.properties()) {
+                added.append(added.length() == 0 ? "\n" : ",\n").append(indent).append(JsonText.quote(member.getKey()))
+                        .append(": ").append(JsonText.render(member.getValue(), indent, unit));
+            }
+        } else {
+            for (JsonNode element : after) {
+                added.append(added.length() == 0 ? "\n" : ",\n").append(indent).append(JsonText.render(element, indent, unit));
+            }
+        }
+        splices.add(new Splice(span.start + 1, span.start + 1, added.toString()));
+    }
+
     private void diffObject(Span span, JsonNode before, JsonNode after) {
         List<String> keys = new ArrayList<>(span.members.keySet());
         List<String> kept = keys.stream().filter(after::has).toList();
         if (kept.isEmpty()) {
-            replace(span, after);
+            if (after.isEmpty()) {
+                empty(span, span.keyStarts.get(keys.get(0)), span.members.get(keys.get(keys.size() - 1)).end);
+            } else {
+                replace(span, after);
+            }
             return;
         }
         String lastKept = kept.get(kept.size() - 1);
@@ -108,7 +143,7 @@ final class JsonTextEdit {
             if (after.has(key)) {
                 diff(span.members.get(key), before.get(key), after.get(key));
             } else if (keys.indexOf(lastKept) > i) {
-                splices.add(new Splice(span.keyStarts.get(key), span.keyStarts.get(keys.get(i + 1)), ""));
+                splices.add(new Splice(span.keyStarts.get(key), afterSeparator(span.members.get(key).end), ""));
             }
         }
         int lastKeptEnd = span.members.get(lastKept).end;
@@ -135,6 +170,10 @@ final class JsonTextEdit {
             }
             return;
         }
+        if (after.isEmpty()) {
+            empty(span, span.elements.get(0).start, span.elements.get(before.size() - 1).end);
+            return;
+        }
         String indent = lineIndent(span.elements.get(0).start);
         if (after.size() > before.size() && isPrefix(before, after)) {
             StringBuilder added = new StringBuilder();
@@ -154,13 +193,29 @@ final class JsonTextEdit {
         int lastKept = keptIndexes.get(keptIndexes.size() - 1);
         for (int i = 0; i < lastKept; i++) {
             if (!keptIndexes.contains(i)) {
-                splices.add(new Splice(span.elements.get(i).start, span.elements.get(i + 1).start, ""));
+                splices.add(new Splice(span.elements.get(i).start, afterSeparator(span.elements.get(i).end), ""));
             }
         }
         int lastEnd = span.elements.get(before.size() - 1).end;
         if (lastKept < before.size() - 1) {
             splices.add(new Splice(span.elements.get(lastKept).end, lastEnd, ""));
         }
+    }
+
+    /**
+     * Empties an object or array whose entries run from {@code first} to {@code last}: the inverse of
+     * {@link #fillEmpty}, so comments beside the entries stay. With nothing but the entries inside, the value is
+     * laid out anew as {@code {}} or {@code []}.
+     */
+    private void empty(Span span, int first, int last) {
+        String indent = lineIndent(first);
+        int from = indent != null ? first - indent.length() - 1 : first; // from the end of the line before
+        int to = afterTrailingComma(last);
+        if ((text.substring(span.start + 1, from) + text.substring(to, span.end - 1)).isBlank()) {
+            replace(span, text.charAt(span.start) == '[' ? JsonText.MAPPER.createArrayNode() : JsonText.MAPPER.createObjectNode());
+            return;
+        }
+        splices.add(new Splice(from, to, ""));
     }
 
     private static boolean isPrefix(JsonNode shorter, JsonNode longer) {
@@ -210,17 +265,61 @@ final class JsonTextEdit {
         return text.substring(lineStart, end);
     }
 
-    /** The file's indentation step: the leading whitespace of its first indented line, else two spaces. */
-    private static String indentUnit(String text) {
+    /**
+     * The file's indentation step: how far the root's first member is indented beyond the root's own line, else the
+     * leading whitespace of the first indented line that is not a comment, else two spaces.
+     */
+    private String indentUnit(Span root) {
+        if (!root.keyStarts.isEmpty()) {
+            String first = lineIndent(root.keyStarts.values().iterator().next());
+            String base = lineIndentOfLine(root.start);
+            if (first != null && first.length() > base.length() && first.startsWith(base)) {
+                return first.substring(base.length());
+            }
+        }
         for (String line : text.split("\n")) {
             int end = 0;
             while (end < line.length() && (line.charAt(end) == ' ' || line.charAt(end) == '\t')) {
                 end++;
             }
-            if (end > 0 && end < line.length()) {
+            String rest = line.substring(end);
+            if (end > 0 && !rest.isEmpty() && !rest.startsWith("/") && !rest.startsWith("*")) {
                 return line.substring(0, end);
             }
         }
         return "  ";
+    }
+
+    /** Where the next entry starts after a value ending at {@code end}: past the comma and the space after it. */
+    private int afterSeparator(int end) {
+        int at = afterTrailingComma(end);
+        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+            at++;
+        }
+        return at;
+    }
+
+    /** Past a comma that follows {@code end} (after spaces and comments), else {@code end} itself. */
+    private int afterTrailingComma(int end) {
+        int at = skipSpaceAndComments(end);
+        return at < text.length() && text.charAt(at) == ',' ? at + 1 : end;
+    }
+
+    /** The first offset from {@code at} that is neither white space nor inside a comment. */
+    private int skipSpaceAndComments(int at) {
+        while (at < text.length()) {
+            if (Character.isWhitespace(text.charAt(at))) {
+                at++;
+            } else if (text.startsWith("//", at)) {
+                int newline = text.indexOf('\n', at);
+                at = newline < 0 ? text.length() : newline + 1;
+            } else if (text.startsWith("/*", at)) {
+                int close = text.indexOf("*/", at + 2);
+                at = close < 0 ? text.length() : close + 2;
+            } else {
+                break;
+            }
+        }
+        return at;
     }
 }

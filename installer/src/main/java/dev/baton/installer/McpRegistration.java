@@ -42,11 +42,11 @@ final class McpRegistration {
         // Copilot CLI has one MCP file, the user's; project and local installs leave it to the user-scope install.
         if (target.includes(Agent.COPILOT) && target.scope() == Scope.USER) {
             placements.add(new Placement(Agent.COPILOT,
-                    JsonConfigFile.shared(layout.copilotDir().resolve("mcp-config.json")), List.of()));
+                    JsonConfigFile.shared(layout.copilotDir().resolve("mcp-config.json"), Agent.COPILOT), List.of()));
         }
         if (target.includes(Agent.GEMINI) && target.scope() != Scope.LOCAL) {
             Path file = AgentFiles.hookFile(layout, Agent.GEMINI, target.scope(), target.project()).orElseThrow();
-            placements.add(new Placement(Agent.GEMINI, JsonConfigFile.shared(file), List.of()));
+            placements.add(new Placement(Agent.GEMINI, JsonConfigFile.shared(file, Agent.GEMINI), List.of()));
         }
         return placements;
     }
@@ -54,11 +54,11 @@ final class McpRegistration {
     static Placement claude(InstallLayout layout, Target target) {
         return switch (target.scope()) {
             // ~/.claude.json also holds Claude Code's own account data: owner-only when Baton creates it.
-            case USER -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()), List.of());
+            case USER -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson(), Agent.CLAUDE), List.of());
             case PROJECT -> new Placement(Agent.CLAUDE,
-                    JsonConfigFile.shared(target.project().resolve(".mcp.json")), List.of());
+                    JsonConfigFile.shared(target.project().resolve(".mcp.json"), Agent.CLAUDE), List.of());
             // Claude Code keeps local-scope servers in ~/.claude.json under the project's absolute path.
-            case LOCAL -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson()),
+            case LOCAL -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson(), Agent.CLAUDE),
                     List.of("projects", target.project().toString()));
         };
     }

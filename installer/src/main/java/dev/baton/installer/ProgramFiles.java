@@ -14,10 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * The files Baton runs from: the hook script, the program jar, the {@code baton} launcher and the
- * {@code baton-hook} link in {@code ~/.local/bin}. Files whose content is already right are not rewritten.
+ * The files Baton runs from: the hook script, the program jar, a release's Java runtime, the {@code baton} launcher
+ * and the {@code baton-hook} link in {@code ~/.local/bin}. Files whose content is already right are not rewritten.
  */
 final class ProgramFiles {
 
@@ -41,10 +42,13 @@ final class ProgramFiles {
         }
         steps.add(JvmOptions.write(layout.installedJar(), dryRun));
         Path runs = program.location();
+        if (program.runtime().isPresent()) {
+            steps.add(copyRuntime(program.runtime().get(), layout.installedRuntime(), dryRun));
+        }
         if (program.isJar()) {
             steps.add(copyJar(program.location(), layout.installedJar(), "program", dryRun));
             runs = layout.installedJar();
-            steps.add(ClassDataArchive.make(runs, javaCommand(layout), dryRun));
+            steps.add(ClassDataArchive.make(runs, javaCommand(layout, program), dryRun));
             Optional<Path> dashboard = DashboardJar.find(Map.of(), program.location());
             if (dashboard.isPresent()) {
                 steps.add(copyJar(dashboard.get(), layout.installedDashboardJar(), "dashboard", dryRun));
@@ -84,13 +88,25 @@ final class ProgramFiles {
         if (linkIsOurs) {
             ours.add(link);
         }
+        List<Path> deleted = new ArrayList<>();
         for (Path path : ours) {
             if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
                 if (!dryRun) {
                     Files.delete(path);
+                    deleted.add(path);
                 }
                 steps.add(new FileStep(verb, path, ""));
             }
+        }
+        if (Files.isDirectory(layout.installedRuntime(), LinkOption.NOFOLLOW_LINKS)) {
+            if (!dryRun) {
+                deleteTree(layout.installedRuntime());
+                deleted.add(layout.installedRuntime());
+            }
+            steps.add(new FileStep(verb, layout.installedRuntime(), "Java runtime"));
+        }
+        for (Path path : deleted) {
+            steps.addAll(EmptyParents.remove(path, List.of(layout.home())));
         }
         return steps;
     }
@@ -120,18 +136,85 @@ final class ProgramFiles {
             target = "-cp " + doubleQuoted(program.classPath()) + " " + ProgramSource.MAIN_CLASS;
         }
         return text.append("if [[ \"${1:-}\" != serve ]]; then opts+=(-XX:TieredStopAtLevel=1); fi\n")
-                .append("exec ").append(javaCommandQuoted(layout)).append(" \"${opts[@]}\" ${BATON_JAVA_OPTS} ")
+                .append("exec ").append(javaCommandQuoted(layout, program)).append(" \"${opts[@]}\" ${BATON_JAVA_OPTS} ")
                 .append(target).append(" \"$@\"\n")
                 .toString();
     }
 
-    /** The java the launcher runs: JAVA_HOME's when it is set, else the one on PATH. */
-    private static String javaCommand(InstallLayout layout) {
+    /** The java the launcher runs: the installed runtime of a release, else JAVA_HOME's when set, else the one on PATH. */
+    private static String javaCommand(InstallLayout layout, ProgramSource program) {
+        if (program.runtime().isPresent()) {
+            return layout.installedRuntime().resolve("bin/java").toString();
+        }
         return layout.javaHome().map(home -> home.resolve("bin/java").toString()).orElse("java");
     }
 
-    private static String javaCommandQuoted(InstallLayout layout) {
-        return layout.javaHome().isPresent() ? doubleQuoted(javaCommand(layout)) : "java";
+    private static String javaCommandQuoted(InstallLayout layout, ProgramSource program) {
+        String java = javaCommand(layout, program);
+        return java.equals("java") ? java : doubleQuoted(java);
+    }
+
+    /**
+     * Copies a release's runtime into place: beside the one there, then swapped for it in two renames, so a sidecar
+     * started meanwhile finds a whole runtime (one already running keeps the files it opened). Unchanged when every
+     * file has the same size and time as the copy (copies keep the times).
+     */
+    private FileStep copyRuntime(Path source, Path target, boolean dryRun) throws IOException {
+        boolean exists = Files.isDirectory(target);
+        if (exists && sameTree(source, target)) {
+            return new FileStep("unchanged", target, "Java runtime");
+        }
+        String verb = exists ? "updated" : "created";
+        if (dryRun) {
+            return new FileStep("would be " + verb, target, "Java runtime, copied from " + source);
+        }
+        Files.createDirectories(target.getParent());
+        Path fresh = Files.createTempDirectory(target.getParent(), ".runtime.");
+        try (Stream<Path> walk = Files.walk(source)) {
+            for (Path from : walk.toList()) {
+                Path to = fresh.resolve(source.relativize(from).toString());
+                if (Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            deleteTree(fresh);
+            throw e;
+        }
+        Path old = exists ? Files.createTempDirectory(target.getParent(), ".runtime-old.") : null;
+        if (old != null) {
+            Files.delete(old);
+            Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(fresh, target, StandardCopyOption.ATOMIC_MOVE);
+        if (old != null) {
+            deleteTree(old);
+        }
+        return new FileStep(verb, target, "Java runtime, copied from " + source);
+    }
+
+    private static boolean sameTree(Path source, Path target) throws IOException {
+        try (Stream<Path> walk = Files.walk(source)) {
+            for (Path from : walk.filter(path -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)).toList()) {
+                Path to = target.resolve(source.relativize(from).toString());
+                if (!Files.isRegularFile(to, LinkOption.NOFOLLOW_LINKS) || Files.size(to) != Files.size(from)
+                        // A copy keeps the time to the microsecond at best: compared to the millisecond.
+                        || Files.getLastModifiedTime(to).toMillis() != Files.getLastModifiedTime(from).toMillis()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     private FileStep writeExecutable(Path path, byte[] content, String what, boolean dryRun) throws IOException {

@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * A planned textual change to a configuration file that is not JSON (Codex's {@code config.toml}): written
- * atomically, never over a change made since it was read, owner-only when it holds the sidecar's token.
+ * atomically, never over a change made since it was read, owner-only when it holds the sidecar's token, and with
+ * the pristine original saved once ({@link ConfigBackup}) as for every file Baton edits.
  */
 record TextConfigFile(Path path, byte[] before, String after, List<String> changes, boolean holdsSecret) {
 
@@ -36,6 +37,11 @@ record TextConfigFile(Path path, byte[] before, String after, List<String> chang
         return text(before).equals(after);
     }
 
+    ConfigBackup backup() {
+        return new ConfigBackup(path);
+    }
+
+    /** Install's write: the file as it was is saved once before Baton's first change to it. */
     FileStep apply(boolean dryRun) throws IOException, InstallerException {
         if (isNoOp()) {
             return new FileStep("unchanged", path, "");
@@ -44,16 +50,58 @@ record TextConfigFile(Path path, byte[] before, String after, List<String> chang
         if (dryRun) {
             return new FileStep(before == null ? "would be created" : "would be updated", path, summary);
         }
+        Path target = unchangedTarget();
+        if (before != null && backup().saveOnce(target)) {
+            summary += "; original saved as " + backup().name();
+        }
+        replace(target, after.getBytes(StandardCharsets.UTF_8));
+        return new FileStep(before == null ? "created" : "updated", path, summary);
+    }
+
+    /**
+     * Uninstall's write: a file that is back to its saved original gets those bytes and loses the backup; one Baton
+     * created and left empty is deleted; any other keeps the user's later changes, and its backup is retired.
+     */
+    FileStep applyRemoval(boolean dryRun) throws IOException, InstallerException {
+        if (isNoOp()) {
+            return new FileStep("unchanged", path, "");
+        }
+        String summary = String.join(", ", changes);
+        byte[] original = backup().read();
+        boolean deletes = original == null && after.isBlank() && before != null;
+        if (dryRun) {
+            return new FileStep(deletes ? "would be deleted" : "would be updated", path, summary);
+        }
+        Path target = unchangedTarget();
+        if (deletes) {
+            Files.delete(target); // nothing but Baton's tables was in it
+            return new FileStep("deleted", path, summary);
+        }
+        if (original != null && text(original).equals(after)) {
+            replace(target, original);
+            backup().delete();
+            return new FileStep("restored", path, summary + "; original bytes restored from " + backup().name());
+        }
+        replace(target, after.getBytes(StandardCharsets.UTF_8));
+        if (original != null) {
+            backup().delete();
+            summary += "; backup " + backup().name() + " removed, no longer needed";
+        }
+        return new FileStep("updated", path, summary);
+    }
+
+    /** The file to write (the target of a symlinked dotfile), once it is known to hold what was read. */
+    private Path unchangedTarget() throws IOException, InstallerException {
         Path target = before != null ? path.toRealPath() : path;
         byte[] now = Files.exists(target) ? Files.readAllBytes(target) : null;
         if (!Arrays.equals(now, before)) {
             throw new InstallerException(path + " changed while Baton was editing it; nothing was written to it."
                     + " Run the command again.");
         }
-        if (after.isBlank() && before != null) {
-            Files.delete(target); // nothing but Baton's tables was in it
-            return new FileStep("deleted", path, summary);
-        }
+        return target;
+    }
+
+    private void replace(Path target, byte[] content) throws IOException {
         Set<PosixFilePermission> mode = before != null ? Files.getPosixFilePermissions(target) : SHARED_MODE;
         if (holdsSecret) {
             mode = SECRET_MODE;
@@ -61,13 +109,12 @@ record TextConfigFile(Path path, byte[] before, String after, List<String> chang
         Files.createDirectories(target.getParent());
         Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
         try {
-            Files.writeString(temp, after, StandardCharsets.UTF_8);
+            Files.write(temp, content);
             Files.setPosixFilePermissions(temp, mode);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;
         }
-        return new FileStep(before == null ? "created" : "updated", path, summary);
     }
 }

@@ -6,12 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code baton uninstall}: removes exactly what install added. A file the user did not touch in between
  * gets its original bytes back; a file Baton created and left empty is deleted.
  */
 public final class Uninstaller {
+
+    private static final long STOP_SECONDS = 30;
 
     private final InstallLayout layout;
     private final PrintWriter out;
@@ -44,11 +49,11 @@ public final class Uninstaller {
                     deletions.add(PlannedEdit.deletion(hooks, before, List.of("- Baton's hook file")));
                 }
             } else {
-                json.planRemoval(JsonConfigFile.shared(file.get()), GroupedHooks::removeHooks);
+                json.planRemoval(JsonConfigFile.shared(file.get(), agent), GroupedHooks::removeHooks);
             }
         }
         if (target.includes(Agent.CLAUDE)) {
-            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     ClaudeSettings::removeMcpRule);
             json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
                     ClaudeSettings::removeShellPrefix);
@@ -60,11 +65,19 @@ public final class Uninstaller {
         edits.addAll(deletions);
         Optional<TextConfigFile> codexConfig = target.includes(Agent.CODEX) ? planCodexConfig(target) : Optional.empty();
         try {
-            ConfigEdits.apply(edits, dryRun, true, out);
+            List<Path> deleted = new ArrayList<>(ConfigEdits.apply(edits, dryRun, true, out));
             if (codexConfig.isPresent()) {
-                out.println(codexConfig.get().apply(dryRun));
+                FileStep step = codexConfig.get().applyRemoval(dryRun);
+                out.println(step);
+                if (step.verb().equals("deleted")) {
+                    deleted.add(step.path());
+                }
+            }
+            for (Path file : deleted) {
+                EmptyParents.remove(file, List.of(layout.home(), target.project())).forEach(out::println);
             }
             if (purge) {
+                stopSidecarRunningFromTheProgram(dryRun);
                 new ProgramFiles(layout).purge(dryRun).forEach(out::println);
             }
         } catch (IOException e) {
@@ -78,6 +91,37 @@ public final class Uninstaller {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * A sidecar that runs the installed program would run on from deleted files, unseen: it is stopped first, as
+     * {@code baton stop} stops it. One started from elsewhere (a checkout's build) is left alone.
+     */
+    private void stopSidecarRunningFromTheProgram(boolean dryRun) throws InstallerException {
+        try {
+            Optional<ProcessHandle> sidecar = layout.sidecarHome().runningSidecar();
+            String program = layout.installedJar().toString();
+            if (sidecar.isEmpty() || !sidecar.get().info().arguments().map(List::of).orElse(List.of()).contains(program)) {
+                return;
+            }
+            long pid = sidecar.get().pid();
+            if (!dryRun) {
+                sidecar.get().destroy();
+                sidecar.get().onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
+            }
+            out.println(new FileStep(dryRun ? "would stop" : "stopped", layout.batonHome(), "its sidecar, pid " + pid
+                    + ", which runs the program files deleted below; locks stay in the database"));
+        } catch (TimeoutException e) {
+            throw new InstallerException("The sidecar of " + layout.batonHome() + " is still running " + STOP_SECONDS
+                    + " s after it was asked to stop; stop it (baton stop) and run the command again. The program files"
+                    + " were kept.", e);
+        } catch (IOException | ExecutionException e) {
+            throw new InstallerException("Cannot stop the sidecar of " + layout.batonHome() + ": " + e.getMessage()
+                    + ". Stop it (baton stop) and run the command again; the program files were kept.", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InstallerException("Interrupted while stopping the sidecar; the program files were kept.", e);
+        }
     }
 
     /** Removes Baton's trust entries for this scope's hooks file (and, at user scope, its MCP server). */

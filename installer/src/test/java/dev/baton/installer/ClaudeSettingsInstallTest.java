@@ -206,8 +206,33 @@ class ClaudeSettingsInstallTest extends MachineFixture {
     }
 
     @Test
+    void aCommentedSettingsFileIsRefusedSinceClaudeCodeDoesNotLoadItEither() throws Exception {
+        // Claude Code 2.1.332 on this file: "These settings did not load … settings.json: Invalid or malformed JSON".
+        String commented = "{\n  // my model\n  \"model\": \"opus\"\n}\n";
+        write(machine.userSettings(), commented);
+        var before = machine.allFiles();
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+                .isInstanceOf(InstallerException.class)
+                .hasMessage("Refusing to edit " + machine.userSettings() + ": it has a comment at line 2, column 3, and"
+                        + " Claude Code reads this file as plain JSON, without comments or trailing commas, so Claude Code"
+                        + " does not load it as it is either. Take its comments and trailing commas out, then run the"
+                        + " command again; nothing was changed.");
+        assertThat(machine.allFiles()).isEqualTo(before);
+    }
+
+    @Test
+    void aTrailingCommaInClaudeSettingsIsNamedAsSuch() throws Exception {
+        write(machine.userSettings(), "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\",]\n  }\n}\n");
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+                .hasMessageContaining(": it has a trailing comma at line 3, column ")
+                .hasMessageContaining("Claude Code does not load it as it is either");
+    }
+
+    @Test
     void unparseableSettingsAreRefusedAndLeftUntouched() throws Exception {
-        String broken = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\",]\n  }\n}\n";
+        String broken = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\" \"Bash(cat)\"]\n  }\n}\n";
         write(machine.userSettings(), broken);
 
         assertThatThrownBy(() -> machine.install(Scope.USER))

@@ -30,6 +30,35 @@ class CodexInstallTest extends MachineFixture {
             """;
 
     @Test
+    void configTomlIsSavedOnceBeforeBatonsFirstEditAndUninstallGivesItsBytesBack() throws Exception {
+        Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
+        Path backup = machine.home.resolve(".codex/config.toml.baton-backup");
+
+        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agent.CODEX, Agent.CLAUDE);
+
+        assertThat(read(backup)).isEqualTo(USER_CONFIG);
+        assertThat(machine.out()).containsOnlyOnce("original saved as config.toml.baton-backup");
+        machine.uninstall(Scope.USER, Agent.CODEX);
+        assertThat(read(config)).isEqualTo(USER_CONFIG);
+        assertThat(backup).doesNotExist();
+        assertThat(machine.out()).contains("original bytes restored from config.toml.baton-backup");
+    }
+
+    @Test
+    void uninstallKeepsWhatTheUserChangedInConfigTomlSinceAndRetiresTheBackup() throws Exception {
+        Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
+        machine.install(Scope.USER, Agent.CODEX);
+        write(config, read(config).replace("\"gpt-5.5\"", "\"gpt-5.5-codex\""));
+
+        machine.uninstall(Scope.USER, Agent.CODEX);
+
+        assertThat(read(config)).isEqualTo(USER_CONFIG.replace("\"gpt-5.5\"", "\"gpt-5.5-codex\""));
+        assertThat(machine.home.resolve(".codex/config.toml.baton-backup")).doesNotExist();
+        assertThat(machine.out()).contains("backup config.toml.baton-backup removed, no longer needed");
+    }
+
+    @Test
     void theTrustHashIsTheOneCodexItselfComputes() {
         // Reported as currentHash by `codex app-server` (Codex CLI 0.169.0, hooks/list) for this very hook.
         ObjectNode handler = JsonText.MAPPER.createObjectNode()

@@ -60,6 +60,22 @@ class CopilotHooksInstallTest extends MachineFixture {
     }
 
     @Test
+    void uninstallLeavesNoEmptyHooksDirectoryBehind() throws Exception {
+        write(machine.home.resolve(".copilot/config.json"), "{}\n");
+
+        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agent.COPILOT);
+        machine.uninstall(Scope.USER, Agent.COPILOT);
+        machine.uninstall(Scope.PROJECT, Agent.COPILOT);
+
+        assertThat(machine.home.resolve(".copilot/hooks")).doesNotExist();
+        assertThat(machine.home.resolve(".copilot/config.json")).exists();
+        assertThat(machine.project.resolve(".github")).doesNotExist();
+        assertThat(machine.project).isDirectory();
+        assertThat(machine.out()).contains("deleted           " + machine.home.resolve(".copilot/hooks") + "  (empty directory)");
+    }
+
+    @Test
     void secondInstallDoesNotRewriteTheHookFile() throws Exception {
         machine.install(Scope.PROJECT, Agent.COPILOT);
         Path file = machine.project.resolve(".github/hooks/baton.json");

@@ -3,6 +3,7 @@ package dev.baton.installer;
 import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
@@ -38,6 +39,69 @@ class GeminiInstallTest extends MachineFixture {
         machine.uninstall(Scope.USER, Agent.GEMINI);
 
         assertThat(read(settings)).isEqualTo(original);
+    }
+
+    /** A settings file as Gemini CLI accepts and keeps it: comments of both kinds, a setting commented out. */
+    private static final String COMMENTED = """
+            // Gemini CLI settings, shared between my machines
+            {
+              /* the model pinned for every session */
+              "model": {
+                "name": "gemini-2.5-pro" // not the preview
+              },
+              "ui": {
+                // "theme": "GitHub",
+              }
+            }
+            """;
+
+    @Test
+    void aGeminiSettingsFileWithCommentsIsEditedInPlaceAndGetsItsBytesBackAtUninstall() throws Exception {
+        Path settings = write(machine.home.resolve(".gemini/settings.json"), COMMENTED);
+
+        machine.install(Scope.USER, Agent.GEMINI);
+
+        String installed = read(settings);
+        ObjectNode tree = JsonText.parseObject(installed, JsonSyntax.COMMENTS);
+        assertThat(tree.at("/hooks/BeforeTool/0/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " gemini BeforeTool");
+        assertThat(tree.at("/mcpServers/baton/command").asText()).isEqualTo(machine.hookScript());
+        assertThat(tree.at("/model/name").asText()).isEqualTo("gemini-2.5-pro");
+        assertThat(installed).startsWith("// Gemini CLI settings, shared between my machines\n{\n"
+                + "  /* the model pinned for every session */\n  \"model\": {\n    \"name\": \"gemini-2.5-pro\" // not the preview\n"
+                + "  },\n  \"ui\": {\n    // \"theme\": \"GitHub\",\n  },\n  \"hooks\": {\n");
+        assertThat(read(settings.resolveSibling("settings.json.baton-backup"))).isEqualTo(COMMENTED);
+
+        machine.uninstall(Scope.USER, Agent.GEMINI);
+
+        assertThat(read(settings)).isEqualTo(COMMENTED);
+        assertThat(settings.resolveSibling("settings.json.baton-backup")).doesNotExist();
+    }
+
+    @Test
+    void uninstallFromACommentedGeminiFileTheUserChangedSinceTakesOutOnlyBatonsEntries() throws Exception {
+        Path settings = write(machine.home.resolve(".gemini/settings.json"), COMMENTED);
+        machine.install(Scope.USER, Agent.GEMINI);
+        // Gemini keeps comments when it saves a setting itself; the user (or Gemini) changed one since install.
+        write(settings, read(settings).replace("\"gemini-2.5-pro\"", "\"gemini-2.5-flash\""));
+
+        machine.uninstall(Scope.USER, Agent.GEMINI);
+
+        assertThat(read(settings)).isEqualTo(COMMENTED.replace("\"gemini-2.5-pro\"", "\"gemini-2.5-flash\""));
+    }
+
+    @Test
+    void aTrailingCommaThatGeminiRefusesIsRefusedWithTheReasonAndNothingChanges() throws Exception {
+        write(machine.home.resolve(".gemini/settings.json"), "{\n  \"model\": {\"name\": \"gemini-2.5-pro\"},\n}\n");
+        write(machine.userSettings(), "{}\n");
+        var before = machine.allFiles();
+
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.GEMINI, Agent.CLAUDE))
+                .isInstanceOf(InstallerException.class)
+                .hasMessage("Refusing to edit " + machine.home.resolve(".gemini/settings.json") + ": it has a trailing"
+                        + " comma at line 3, column 1, and Gemini CLI reads this file as JSON with // and /* */ comments"
+                        + " but without trailing commas, so Gemini CLI does not load it as it is either. Take its trailing"
+                        + " commas out, then run the command again; nothing was changed.");
+        assertThat(machine.allFiles()).isEqualTo(before);
     }
 
     @Test

@@ -52,7 +52,7 @@ class JsonConfigFileTest {
     @Test
     void aFileChangedBetweenReadAndWriteIsNotOverwritten() throws Exception {
         Path file = write(temp.resolve("claude.json"), "{\n  \"numStartups\": 1\n}\n");
-        JsonConfigFile config = JsonConfigFile.secret(file);
+        JsonConfigFile config = JsonConfigFile.secret(file, Agent.CLAUDE);
         JsonConfigFile.Snapshot before = config.read();
         write(file, "{\n  \"numStartups\": 2\n}\n");
         ObjectNode after = before.editableCopy().put("theme", "dark");
@@ -66,12 +66,12 @@ class JsonConfigFileTest {
     @Test
     void theBackupIsWrittenOnceSoThePristineOriginalSurvives() throws Exception {
         Path file = write(temp.resolve("settings.json"), "{\"model\": \"opus\"}");
-        JsonConfigFile config = JsonConfigFile.shared(file);
+        JsonConfigFile config = JsonConfigFile.shared(file, Agent.CLAUDE);
 
         config.write(config.read(), JsonText.parseObject("{\"model\": \"sonnet\"}"));
         config.write(config.read(), JsonText.parseObject("{\"model\": \"haiku\"}"));
 
-        assertThat(read(config.backup())).isEqualTo("{\"model\": \"opus\"}");
+        assertThat(read(config.backup().path())).isEqualTo("{\"model\": \"opus\"}");
         assertThat(read(file)).isEqualTo("{\"model\": \"haiku\"}"); // only the value's text changed
     }
 }

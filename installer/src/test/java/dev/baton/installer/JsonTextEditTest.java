@@ -11,12 +11,70 @@ import org.junit.jupiter.api.Test;
 class JsonTextEditTest extends MachineFixture {
 
     private static String edit(String text, java.util.function.Consumer<ObjectNode> change) throws Exception {
-        ObjectNode before = JsonText.parseObject(text);
+        return edit(text, JsonSyntax.PLAIN, change);
+    }
+
+    private static String edit(String text, JsonSyntax syntax, java.util.function.Consumer<ObjectNode> change)
+            throws Exception {
+        ObjectNode before = JsonText.parseObject(text, syntax);
         ObjectNode after = before.deepCopy();
         change.accept(after);
-        String edited = JsonTextEdit.apply(text, before, after);
-        assertThat(JsonText.parseObject(edited)).isEqualTo(after);
+        String edited = JsonTextEdit.apply(text, before, after, syntax);
+        assertThat(JsonText.parseObject(edited, syntax)).isEqualTo(after);
         return edited;
+    }
+
+    @Test
+    void membersGoIntoAnObjectOfCommentsAheadOfThemAndComeOutLeavingTheSameBytes() throws Exception {
+        String text = "{\n  // \"theme\": \"GitHub\",\n  /* \"vimMode\": true */\n}\n";
+
+        String filled = edit(text, JsonSyntax.COMMENTS, tree -> tree.putObject("mcpServers").putObject("baton").put("command", "x"));
+
+        assertThat(filled).isEqualTo("{\n  \"mcpServers\": {\n    \"baton\": {\n      \"command\": \"x\"\n    }\n  }"
+                + "\n  // \"theme\": \"GitHub\",\n  /* \"vimMode\": true */\n}\n");
+        assertThat(edit(filled, JsonSyntax.COMMENTS, tree -> tree.remove("mcpServers"))).isEqualTo(text);
+    }
+
+    @Test
+    void removingAMemberKeepsTheCommentAboutTheNextOne() throws Exception {
+        String text = "{\n  \"hooks\": {},\n  // the model for every session\n  \"model\": \"gemini-2.5-pro\" // pinned\n}\n";
+
+        assertThat(edit(text, JsonSyntax.COMMENTS, tree -> tree.remove("hooks")))
+                .isEqualTo("{\n  // the model for every session\n  \"model\": \"gemini-2.5-pro\" // pinned\n}\n");
+    }
+
+    @Test
+    void aMemberAddedAfterALineCommentLeavesTheCommentAtTheEndOfItsLine() throws Exception {
+        String text = "{\n  \"model\": \"gemini-2.5-pro\" // pinned\n}\n";
+
+        String added = edit(text, JsonSyntax.COMMENTS, tree -> tree.put("theme", "GitHub"));
+
+        assertThat(added).isEqualTo("{\n  \"model\": \"gemini-2.5-pro\",\n  \"theme\": \"GitHub\" // pinned\n}\n");
+        assertThat(edit(added, JsonSyntax.COMMENTS, tree -> tree.remove("theme"))).isEqualTo(text);
+    }
+
+    @Test
+    void trailingCommasStayWhereTheFileHadThem() throws Exception {
+        String text = "{\n  \"mcpServers\": {\n    \"github\": {\"command\": \"gh\"},\n  },\n}\n";
+
+        String added = edit(text, JsonSyntax.COMMENTS_AND_TRAILING_COMMAS,
+                tree -> ((ObjectNode) tree.get("mcpServers")).putObject("baton").put("command", "x"));
+
+        assertThat(added).isEqualTo("{\n  \"mcpServers\": {\n    \"github\": {\"command\": \"gh\"},\n"
+                + "    \"baton\": {\n      \"command\": \"x\"\n    },\n  },\n}\n");
+        assertThat(edit(added, JsonSyntax.COMMENTS_AND_TRAILING_COMMAS,
+                tree -> ((ObjectNode) tree.get("mcpServers")).remove("baton"))).isEqualTo(text);
+        assertThat(edit(text, JsonSyntax.COMMENTS_AND_TRAILING_COMMAS, tree -> tree.remove("mcpServers")))
+                .isEqualTo("{}\n");
+    }
+
+    @Test
+    void theIndentationStepComesFromTheMembersNotFromAHeaderComment() throws Exception {
+        String text = "/*\n * Gemini CLI settings\n */\n{\n    \"model\": \"gemini-2.5-pro\"\n}\n";
+
+        assertThat(edit(text, JsonSyntax.COMMENTS, tree -> tree.putObject("hooks").put("on", true)))
+                .isEqualTo("/*\n * Gemini CLI settings\n */\n{\n    \"model\": \"gemini-2.5-pro\",\n"
+                        + "    \"hooks\": {\n        \"on\": true\n    }\n}\n");
     }
 
     @Test

@@ -123,6 +123,34 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
+    void copilotsMcpFileWithCommentsAndTrailingCommasKeepsThemAndGetsItsBytesBack() throws Exception {
+        // Copilot CLI 1.0.102 lists this file's server (`copilot mcp list`): it reads comments and trailing commas.
+        String original = """
+                {
+                  // servers for every repository
+                  "mcpServers": {
+                    "playwright": {"type": "local", "command": "npx", "args": ["@playwright/mcp@latest"], "tools": ["*"],},
+                  },
+                }
+                """;
+        Path config = write(machine.home.resolve(".copilot/mcp-config.json"), original);
+
+        machine.install(Scope.USER, Agent.COPILOT);
+
+        String installed = read(config);
+        assertThat(installed).startsWith("{\n  // servers for every repository\n  \"mcpServers\": {\n    \"playwright\": "
+                + "{\"type\": \"local\", \"command\": \"npx\", \"args\": [\"@playwright/mcp@latest\"], \"tools\": [\"*\"],},\n"
+                + "    \"baton\": {\n").endsWith("    },\n  },\n}\n");
+        assertThat(JsonText.parseObject(installed, JsonSyntax.COMMENTS_AND_TRAILING_COMMAS).at("/mcpServers/baton/command")
+                .asText()).isEqualTo(machine.hookScript());
+        write(config, installed.replace("@playwright/mcp@latest", "@playwright/mcp@0.0.41"));
+
+        machine.uninstall(Scope.USER, Agent.COPILOT);
+
+        assertThat(read(config)).isEqualTo(original.replace("@playwright/mcp@latest", "@playwright/mcp@0.0.41"));
+    }
+
+    @Test
     void installMakesAPrivateBatonHomeAndItsTokenLikeTheSidecarDoes() throws Exception {
         machine.env.put("XDG_STATE_HOME", machine.root.resolve("state").toString());
 

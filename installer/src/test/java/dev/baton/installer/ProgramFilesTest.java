@@ -197,6 +197,86 @@ class ProgramFilesTest extends MachineFixture {
     }
 
     @Test
+    void aReleasesRuntimeIsCopiedIntoPlaceAndTheLauncherRunsItsJavaWhateverJavaTheMachineHas() throws Exception {
+        Path runtime = standInRuntime(machine.root.resolve("download/baton-0.1.0/runtime"));
+        machine.env.put("JAVA_HOME", "/opt/jdk-11");
+
+        installFromRelease(runtime);
+
+        Path installed = machine.layout().installedRuntime();
+        assertThat(Files.readAllBytes(installed.resolve("lib/modules"))).isEqualTo(Files.readAllBytes(runtime.resolve("lib/modules")));
+        assertThat(installed.resolve("bin/java")).isExecutable();
+        assertThat(read(machine.layout().launcher()))
+                .contains("exec \"" + installed.resolve("bin/java") + "\" \"${opts[@]}\" ${BATON_JAVA_OPTS} -jar ");
+        assertThat(read(machine.layout().hookLauncher())).isEqualTo(read(machine.layout().launcher()));
+        // The download may go: what the launcher runs is the copy.
+        deleteTree(runtime.getParent());
+        assertThat(argumentsOf(new ProcessBuilder(machine.layout().launcher().toString(), "status")))
+                .containsExactly("stand-in runtime", "@" + JvmOptions.of(machine.layout().installedJar()),
+                        "-XX:TieredStopAtLevel=1", "-jar", machine.layout().installedJar().toString(), "status");
+    }
+
+    @Test
+    void installingTheSameReleaseAgainLeavesItsRuntimeAsItIs() throws Exception {
+        Path runtime = standInRuntime(machine.root.resolve("download/baton-0.1.0/runtime"));
+        installFromRelease(runtime);
+        java.nio.file.attribute.FileTime copied = Files.getLastModifiedTime(machine.layout().installedRuntime().resolve("lib"));
+
+        String second = installFromRelease(runtime);
+
+        assertThat(second).containsPattern("unchanged +" + java.util.regex.Pattern.quote(
+                machine.layout().installedRuntime().toString()) + "  \\(Java runtime\\)");
+        assertThat(Files.getLastModifiedTime(machine.layout().installedRuntime().resolve("lib"))).isEqualTo(copied);
+    }
+
+    @Test
+    void purgeDeletesTheRuntimeAndLeavesNoDirectoryOfBatonsProgramBehind() throws Exception {
+        installFromRelease(standInRuntime(machine.root.resolve("download/baton-0.1.0/runtime")));
+
+        machine.uninstaller().uninstall(machine.target(Scope.USER), true, false);
+
+        assertThat(machine.layout().installedRuntime()).doesNotExist();
+        assertThat(machine.layout().dataDir()).doesNotExist();
+        assertThat(machine.out()).contains("deleted").contains(machine.layout().installedRuntime() + "  (Java runtime)");
+    }
+
+    @Test
+    void theReleaseRuntimeIsTheOneBesideTheJarsDirectoryAndOnlyWhenItIsTheOneRunning() throws Exception {
+        Path runtime = standInRuntime(machine.root.resolve("download/baton-0.1.0/runtime"));
+        Path jar = write(machine.root.resolve("download/baton-0.1.0/lib/baton.jar"), "jar");
+
+        assertThat(ProgramSource.releaseRuntime(jar, runtime)).contains(runtime);
+        assertThat(ProgramSource.releaseRuntime(jar, Path.of(System.getProperty("java.home")))).isEmpty();
+        assertThat(ProgramSource.releaseRuntime(machine.jar, runtime)).isEmpty();
+    }
+
+    /** A runtime whose java says it is the stand-in, then prints its arguments, one per line. */
+    private static Path standInRuntime(Path dir) throws Exception {
+        write(dir.resolve("bin/java"), "#!/usr/bin/env bash\necho 'stand-in runtime'\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(dir.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        write(dir.resolve("lib/modules"), "the modules");
+        write(dir.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        return dir;
+    }
+
+    /** Installs for Claude Code as `baton install` run from a release does; returns what it printed. */
+    private String installFromRelease(Path runtime) throws Exception {
+        StringWriter out = new StringWriter();
+        new Installer(machine.layout(), TestMachine.SCRIPT, new ProgramSource(machine.jar, machine.jar.toString(),
+                java.util.Optional.of(runtime)), new PrintWriter(out), new PrintWriter(new StringWriter()))
+                .install(machine.target(Scope.USER, Agent.CLAUDE), false, false);
+        return out.toString();
+    }
+
+    private static void deleteTree(Path root) throws Exception {
+        try (var walk = Files.walk(root)) {
+            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    @Test
     void aHomeWithSpacesIsQuotedInTheHookCommands() throws Exception {
         machine.env.put("XDG_DATA_HOME", machine.root.resolve("My Data").toString());
 

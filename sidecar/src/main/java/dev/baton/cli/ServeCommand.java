@@ -2,7 +2,9 @@ package dev.baton.cli;
 
 import dev.baton.home.BatonHome;
 import dev.baton.http.LoopbackPeer;
+import dev.baton.server.AlreadyRunningException;
 import dev.baton.server.InheritedListener;
+import dev.baton.server.OtherSidecar;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
@@ -10,6 +12,7 @@ import dev.baton.store.SqliteLibrary;
 import io.javalin.util.JavalinBindException;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,6 +25,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve", description = {"Run the sidecar in the foreground until Ctrl-C, SIGTERM or `baton stop`.",
         "It logs to the terminal and to sidecar.log in BATON_HOME."})
 final class ServeCommand implements Callable<Integer> {
+
+    /**
+     * How long a start that finds another sidecar starting waits for it to serve: far more than a start takes, even on
+     * a loaded machine (docs/PERFORMANCE.md, "Start-up and footprint").
+     */
+    private static final Duration WAIT_FOR_OTHER = Duration.ofSeconds(60);
 
     @Spec CommandSpec spec;
 
@@ -67,13 +76,15 @@ final class ServeCommand implements Callable<Integer> {
         if (chosen < 0 || chosen > 65535) {
             throw new CliException("--port must be between 0 and 65535");
         }
-        Sidecar sidecar;
+        Sidecar sidecar = null;
         try {
             // Before the log is opened: a home the sidecar could not write is refused with the fix, not a bare path.
             home.prepare(); // found private before a library is loaded from it; prepareHome repeats it (a few stats)
             loadSqliteBeside(home);
             Sidecar.prepareHome(home);
             home.ownerOnly(home.logFile()); // 0600 from the start, whatever the umask
+            // Output already going to the log means a hook or an MCP server started this sidecar, detached.
+            boolean startedForAnAgent = ServeLog.alreadyWritesTo(home.logFile());
             ServeLog.alsoTo(home.logFile());
             SidecarOptions options = SidecarOptions.defaults(home, chosen);
             // Under socket activation (`baton service install`) the service manager's socket is on standard input.
@@ -81,7 +92,24 @@ final class ServeCommand implements Callable<Integer> {
             if (inherited.isPresent()) {
                 options = options.servingInherited(inherited.get());
             }
-            sidecar = Sidecar.start(acceptEmptyState ? options.acceptingEmptyState() : options, SidecarAdapters::of);
+            while (sidecar == null) {
+                try {
+                    sidecar = Sidecar.start(acceptEmptyState ? options.acceptingEmptyState() : options, SidecarAdapters::of);
+                } catch (AlreadyRunningException taken) {
+                    OtherSidecar.Outcome other = OtherSidecar.await(home, WAIT_FOR_OTHER);
+                    if (other instanceof OtherSidecar.Serving serving) {
+                        // A hook or MCP server that started this one wanted a sidecar, and one serves: nothing to say.
+                        if (startedForAnAgent) {
+                            return 0;
+                        }
+                        throw new CliException(serving.message());
+                    }
+                    if (other instanceof OtherSidecar.Stuck stuck) {
+                        throw new CliException(stuck.message());
+                    }
+                    // Gone: its start failed and freed the home; this one starts in its place.
+                }
+            }
         } catch (java.net.BindException | JavalinBindException e) {
             throw new CliException("port " + chosen + " is in use by another program; choose another with --port or"
                     + " BATON_PORT (0 = any free port)");
@@ -91,8 +119,9 @@ final class ServeCommand implements Callable<Integer> {
         // Serving now: what the first hook call's caller lookup would load is loaded beside it, before that call comes.
         runBeside("baton-prepare-lookup", LoopbackPeer::prepare);
         CountDownLatch stopped = new CountDownLatch(1);
+        Sidecar serving = sidecar;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            sidecar.close();
+            serving.close();
             stopped.countDown();
         }, "baton-shutdown"));
         // The logger already said where it serves (in sidecar.log too); a terminal user needs no second line.

@@ -3,10 +3,6 @@ package dev.baton.cli;
 import dev.baton.home.BatonHome;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +35,12 @@ final class StopCommand extends SidecarCommands implements Callable<Integer> {
         }
         BatonHome home = home();
         PrintWriter out = spec.commandLine().getOut();
-        Optional<ProcessHandle> sidecar = runningSidecar(home);
+        Optional<ProcessHandle> sidecar;
+        try {
+            sidecar = home.runningSidecar();
+        } catch (IOException e) {
+            throw new CliException(e.getMessage());
+        }
         if (sidecar.isEmpty()) {
             out.println("no sidecar is running for " + home.dir());
             return 0;
@@ -60,33 +61,5 @@ final class StopCommand extends SidecarCommands implements Callable<Integer> {
         }
         out.println("stopped the sidecar (pid " + process.pid() + ", " + endpoint + ")");
         return 0;
-    }
-
-    /**
-     * The sidecar that holds BATON_HOME's lock, if one does. The pid file alone could name a process that reused the
-     * pid of a sidecar that was killed; the lock is held only while a sidecar lives.
-     */
-    private static Optional<ProcessHandle> runningSidecar(BatonHome home) throws IOException, InterruptedException {
-        if (!Files.exists(home.lockFile())) {
-            return Optional.empty();
-        }
-        try (FileChannel channel = FileChannel.open(home.lockFile(), StandardOpenOption.WRITE)) {
-            FileLock probe = channel.tryLock();
-            if (probe != null) {
-                probe.release();
-                return Optional.empty();
-            }
-        }
-        // A starting sidecar writes its pid file just after taking the lock.
-        for (int attempt = 0; attempt < 100 && !Files.exists(home.pidFile()); attempt++) {
-            Thread.sleep(50); // polls a file another process writes; no event to wait on
-        }
-        String pid = Files.exists(home.pidFile()) ? Files.readString(home.pidFile()).trim() : "";
-        try {
-            return ProcessHandle.of(Long.parseLong(pid));
-        } catch (NumberFormatException e) {
-            throw new CliException("a sidecar holds " + home.lockFile() + " but its pid file " + home.pidFile()
-                    + " is missing or unreadable ('" + pid + "'); stop it by hand");
-        }
     }
 }

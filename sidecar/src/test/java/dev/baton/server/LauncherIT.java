@@ -40,6 +40,41 @@ class LauncherIT {
     }
 
     @Test
+    void theBuildStepThatMakesTheArchiveSaysNothingWhenItSucceeds() throws Exception {
+        // The build runs this step in `package`; under `mvn -q` anything it prints reaches the console.
+        Path jar = Files.copy(Path.of("target", "baton.jar"), Files.createDirectories(home.resolve("lib")).resolve("baton.jar"));
+        Path output = home.resolve("step.log");
+        Process step = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", jar.toString(), "dev.baton.installer.ClassDataArchive", jar.toString(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString())
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+
+        assertThat(step.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(step.exitValue()).as(Files.readString(output)).isZero();
+        assertThat(Files.readString(output)).isEmpty();
+        assertThat(home.resolve("lib/baton.jsa")).isRegularFile();
+        assertThat(home.resolve("lib/baton.jvmopts")).isRegularFile();
+    }
+
+    @Test
+    void aQuietMavenRunInThisCheckoutPrintsNotEvenTerminalCodes() throws Exception {
+        // Maven 3.8's console library writes a colour reset to both streams at exit, even in batch mode; the
+        // checkout's .mvn/jvm.config turns it off. The Maven running this build is the one a developer has.
+        Path maven = Path.of(System.getProperty("maven.home", ""), "bin", "mvn");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(maven), "no Maven home given to the tests");
+        Path output = home.resolve("mvn.log");
+        ProcessBuilder builder = new ProcessBuilder(maven.toString(), "-B", "-q", "-o", "-N", "validate")
+                .directory(Path.of("..").toAbsolutePath().normalize().toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().remove("MAVEN_OPTS");
+        Process mvn = builder.start();
+
+        assertThat(mvn.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(mvn.exitValue()).as(Files.readString(output)).isZero();
+        assertThat(Files.readString(output)).isEmpty();
+    }
+
+    @Test
     void theSidecarStartsWithItsClassesMappedFromTheArchive() throws Exception {
         Path classLog = home.resolve("classes.log");
         Process sidecar = serve("-Xlog:class+load=info:file=" + classLog);

@@ -23,7 +23,7 @@ final class ActivityPage {
         page.columns(seq,
                 Columns.clock("Time", 80, ActivityEntry::at),
                 Columns.text("Kind", 150, ActivityEntry::kind),
-                Columns.text("What happened", 600, ActivityEntry::summary));
+                Columns.wrapping(Columns.text("What happened", 600, ActivityEntry::summary)));
         page.sortBy(seq, TableColumn.SortType.DESCENDING);
         return page;
     }

@@ -36,6 +36,33 @@ final class Columns {
         TableColumn<R, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(orEmpty(value.apply(cell.getValue()))));
+        column.getProperties().put(ColumnFit.SHOWN, value);
+        return column;
+    }
+
+    /**
+     * Marks a column of free text (a plan, a reason, a message) whose cells wrap it onto more lines rather than cut
+     * it, so that the column may be narrower than its longest text.
+     */
+    static <R> TableColumn<R, String> wrapping(TableColumn<R, String> column) {
+        column.getProperties().put(ColumnFit.WRAPS, true);
+        column.setCellFactory(c -> new TableCell<>() {
+            {
+                setWrapText(true);
+            }
+
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+            }
+
+            // A row asks its cells for their height without a width; the text wraps to the column's.
+            @Override
+            protected double computePrefHeight(double width) {
+                return super.computePrefHeight(width > 0 ? width : getTableColumn().getWidth());
+            }
+        });
         return column;
     }
 
@@ -57,6 +84,7 @@ final class Columns {
     static <R> TableColumn<R, Number> number(String title, double width, Function<R, Integer> value) {
         TableColumn<R, Number> column = new TableColumn<>(title);
         column.setPrefWidth(width);
+        column.getProperties().put(ColumnFit.SHOWN, (Function<R, String>) row -> String.valueOf(value.apply(row)));
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
         column.setStyle("-fx-alignment: CENTER-RIGHT;");
         return column;
@@ -65,15 +93,25 @@ final class Columns {
     /** An instant shown as "40 s ago" against {@code now}, sorted by the instant itself. */
     static <R> TableColumn<R, Instant> ago(String title, double width, Function<R, Instant> value,
                                            ReadOnlyObjectProperty<Instant> now) {
-        return instant(title, width, value, (cell, item) -> {
+        TableColumn<R, Instant> column = instant(title, width, value, (cell, item) -> {
             cell.setText(RelativeTime.ago(item, now.get()));
             cell.setTooltip(item == null ? null : new Tooltip(item.toString()));
         });
+        column.getProperties().put(ColumnFit.SHOWN, (Function<R, String>) row -> RelativeTime.ago(value.apply(row), now.get()));
+        // The age grows every second; the column is sized for the widest one of its first hour, so it does not twitch.
+        column.getProperties().put(ColumnFit.WIDEST, "59 min ago");
+        return column;
     }
 
     /** An instant shown as a wall-clock time (for the activity log). */
     static <R> TableColumn<R, Instant> clock(String title, double width, Function<R, Instant> value) {
-        return instant(title, width, value, (cell, item) -> cell.setText(item == null ? null : CLOCK.format(item)));
+        TableColumn<R, Instant> column = instant(title, width, value,
+                (cell, item) -> cell.setText(item == null ? null : CLOCK.format(item)));
+        column.getProperties().put(ColumnFit.SHOWN, (Function<R, String>) row -> {
+            Instant at = value.apply(row);
+            return at == null ? "" : CLOCK.format(at);
+        });
+        return column;
     }
 
     /** A column of instants, sorted by the instant (none first); {@code show} fills a cell that has a row. */

@@ -22,7 +22,7 @@ final class MessagesPage {
                 Columns.text("To", 110, MessageRow::to),
                 at,
                 Columns.text("Read", 70, MessageRow::read),
-                Columns.textWithTip("Text", 460, MessageRow::text, MessageRow::text));
+                Columns.wrapping(Columns.text("Text", 460, MessageRow::text)));
         page.sortBy(at, TableColumn.SortType.DESCENDING);
         return page;
     }

@@ -29,11 +29,12 @@ final class NegotiationsPage {
         left.setPrefWidth(100);
         left.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(Countdown.of(cell.getValue(), model.nowProperty().get())));
         if (compact) {
+            // Beside the graph there is room for three columns: who asks whom, and for which file, share one.
             page.columns(
-                    Columns.text("Who asks whom", 150, row -> row.requester() + " → " + row.holder()),
-                    Columns.textWithTip("File", 150, NegotiationRow::shownFile, NegotiationRow::file),
+                    left,
                     Columns.text("Urgency", 70, NegotiationRow::urgency),
-                    left);
+                    Columns.wrapping(Columns.text("Request", 150,
+                            row -> row.requester() + " → " + row.holder() + "\n" + row.shownFile())));
         } else {
             page.columns(
                     Columns.text("Requester", 110, NegotiationRow::requester),
@@ -43,7 +44,7 @@ final class NegotiationsPage {
                     Columns.ago("Age", 90, NegotiationRow::createdAt, model.nowProperty()),
                     Columns.text("Status", 110, NegotiationRow::status),
                     left,
-                    Columns.text("Reason", 220, NegotiationRow::reason));
+                    Columns.wrapping(Columns.text("Reason", 220, NegotiationRow::reason)));
         }
         page.sortBy(left, TableColumn.SortType.ASCENDING);
         page.table().setRowFactory(table -> new TableRow<>() {

@@ -26,6 +26,7 @@ final class OverviewPage {
         Label graphTitle = TablePage.title("Wait-for graph");
         Label graphHint = new Label();
         graphHint.getStyleClass().add("text-muted");
+        graphHint.setWrapText(true);
         graphHint.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> hint(model.graphProperty().get()),
                 model.graphProperty()));
         VBox.setVgrow(graph, Priority.ALWAYS);

@@ -30,8 +30,8 @@ final class SessionsPage {
                 Columns.ago("Heartbeat", 90, SessionRow::lastHeartbeat, model.nowProperty()),
                 started,
                 Columns.number("Locks", 60, SessionRow::locksHeld),
-                Columns.text("Waiting for", 180, SessionRow::waitingFor),
-                Columns.text("Plan", 260, SessionRow::plan));
+                Columns.wrapping(Columns.text("Waiting for", 180, SessionRow::waitingFor)),
+                Columns.wrapping(Columns.text("Plan", 260, SessionRow::plan)));
         page.sortBy(started, TableColumn.SortType.ASCENDING);
         page.table().setRowFactory(table -> new TableRow<>() {
             @Override

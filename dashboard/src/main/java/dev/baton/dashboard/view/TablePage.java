@@ -27,6 +27,7 @@ import javafx.scene.layout.VBox;
 final class TablePage<R> {
 
     private final TableView<R> table = new TableView<>();
+    private final ColumnFit<R> fit = new ColumnFit<>(table);
     private final TextField filter = new TextField();
     private final HBox actions = new HBox(8);
     private final VBox root;
@@ -39,8 +40,10 @@ final class TablePage<R> {
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.setId(id + "-table");
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setColumnResizePolicy(new ColumnLayout());
         table.getStyleClass().addAll("live-table");
+        // A page beside another (the overview's negotiations beside the graph) leaves the table what it needs.
+        table.minWidthProperty().bind(fit.leastWidthProperty());
         table.setPlaceholder(empty.node());
         filter.setId(id + "-filter");
         filter.setPromptText("Filter…");
@@ -50,8 +53,15 @@ final class TablePage<R> {
             filtered.setPredicate(needle.isEmpty() ? null
                     : row -> searchable.apply(row).toLowerCase(Locale.ROOT).contains(needle));
         });
-        // Relative times and countdowns are drawn against now; redraw the visible cells as it moves.
-        now.addListener((obs, old, fresh) -> table.refresh());
+        // Relative times and countdowns are drawn against now; redraw the visible cells as it moves, and fit the
+        // columns to what they show now, as when rows change.
+        now.addListener((obs, old, fresh) -> {
+            fit.fit();
+            table.refresh();
+        });
+        sorted.addListener((javafx.collections.ListChangeListener<R>) change -> fit.fit());
+        // The cells' font is known once the table is styled.
+        table.skinProperty().addListener((obs, old, skin) -> fit.fit());
         actions.setAlignment(Pos.CENTER_LEFT);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
@@ -65,14 +75,14 @@ final class TablePage<R> {
 
     @SafeVarargs
     final TablePage<R> columns(TableColumn<R, ?>... columns) {
-        for (TableColumn<R, ?> column : columns) {
-            // The resize policy may narrow a column to its minimum; never so far that its title is cut.
-            double fit = Columns.headerWidth(column.getText());
-            column.setMinWidth(Math.max(column.getMinWidth(), fit));
-            column.setPrefWidth(Math.max(column.getPrefWidth(), fit));
-        }
         table.getColumns().addAll(java.util.Arrays.asList(columns));
+        fit.fit();
         return this;
+    }
+
+    /** The narrowest this page's table can be with every column and cell whole (wrapping ones wrapped). */
+    javafx.beans.property.ReadOnlyDoubleProperty leastWidthProperty() {
+        return fit.leastWidthProperty();
     }
 
     TablePage<R> action(Node button) {

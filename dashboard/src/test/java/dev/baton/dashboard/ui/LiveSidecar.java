@@ -65,7 +65,11 @@ final class LiveSidecar implements AutoCloseable {
     }
 
     String register(String sessionId, String name, Path cwd) {
-        Map<String, Object> body = new java.util.HashMap<>(Map.of("session_id", sessionId, "agent", "claude-code",
+        return register(sessionId, "claude-code", name, cwd);
+    }
+
+    String register(String sessionId, String agent, String name, Path cwd) {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("session_id", sessionId, "agent", agent,
                 "pid", ProcessHandle.current().pid(), "cwd", cwd.toString()));
         if (name != null) {
             body.put("name", name);
@@ -81,6 +85,15 @@ final class LiveSidecar implements AutoCloseable {
 
     JsonNode sendMessage(String fromSession, String to, String text) {
         return post("/v1/messages", Map.of("session_id", fromSession, "to", to, "text", text), AS_THE_AGENT);
+    }
+
+    JsonNode negotiate(String requester, Path file, String reason, String urgency) {
+        return post("/v1/negotiations", Map.of("session_id", requester, "file", file.toString(), "reason", reason,
+                "urgency", urgency), AS_THE_AGENT);
+    }
+
+    JsonNode plan(String sessionId, String goal, String currentTask) {
+        return post("/v1/plans", Map.of("session_id", sessionId, "goal", goal, "current_task", currentTask), AS_THE_AGENT);
     }
 
     JsonNode release(String sessionId, Path file) {
