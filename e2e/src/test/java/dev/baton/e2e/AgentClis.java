@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 final class AgentClis {
 
     static final List<String> PACKAGES = List.of(
-            "@anthropic-ai/claude-code@2.1.330",
+            "@anthropic-ai/claude-code@2.1.332",
             "@github/copilot@1.0.102",
-            "@openai/codex@0.169.0",
+            "@openai/codex@0.171.0",
             "@google/gemini-cli@0.61.0");
 
     private static Path installed;
