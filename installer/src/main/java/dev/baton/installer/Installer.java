@@ -43,7 +43,7 @@ public final class Installer {
         List<String> skipped = new ArrayList<>();
         planHooks(target, json, skipped);
         if (target.includes(Agent.CLAUDE)) {
-            json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+            json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     tree -> ClaudeSettings.setShellPrefix(tree, layout.hookScript()));
         }
         if (allowMcpTools && target.includes(Agent.CLAUDE)) {

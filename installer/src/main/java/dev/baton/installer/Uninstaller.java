@@ -55,7 +55,7 @@ public final class Uninstaller {
         if (target.includes(Agent.CLAUDE)) {
             json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     ClaudeSettings::removeMcpRule);
-            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project())),
+            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     ClaudeSettings::removeShellPrefix);
         }
         for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {

@@ -27,6 +27,10 @@ import java.util.concurrent.TimeUnit;
  * The sidecar runs in-process with the production adapters on a temporary BATON_HOME; the hook payloads are posted
  * over HTTP as the hook script posts them. Usage: ShellBench [small-iterations [large-iterations [large-files]]].
  * Run it with BATON_SHELL_AFTER_CHECK=0 in the environment to measure the checks without the after-check.
+ *
+ * <p>Then the wrapper: a trivial command run as Claude Code runs it with Baton's prefix ({@code baton-hook --shell
+ * true}, a real process) against the same command without it ({@code bash -c true}), with no file held by another
+ * session and with 5 and 100 held (made read-only for the command), alternating per run.
  */
 public final class ShellBench {
 
@@ -54,7 +58,98 @@ public final class ShellBench {
             git(large, "update-index", "--untracked-cache");
             git(large, "status", "--untracked-files=all"); // fills the cache, as the user's own git status does
             measure(client, large, String.format(Locale.ROOT, "large, untracked cache on"), largeIterations);
+            System.out.println();
+            System.out.println("| wrapped command | files held by another session | runs | p50 ms | p90 ms | added p50 ms |");
+            System.out.println("|---|---|---|---|---|---|");
+            wrapper(home, small, dir, smallIterations);
         }
+    }
+
+    private static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
+
+    /** The wrapper's cost around {@code true}, with 0, 5 and 100 files another agent process holds. */
+    private static void wrapper(BatonHome home, Path repo, Path dir, int iterations) throws Exception {
+        int held = 0;
+        Process holder = null;
+        try {
+            for (int count : new int[] {0, 5, 100}) {
+                if (count > held) {
+                    if (holder != null) {
+                        holder.destroyForcibly().waitFor();
+                    }
+                    holder = hold(home, repo, dir, count);
+                    held = count;
+                }
+                double[] plain = new double[iterations];
+                double[] wrapped = new double[iterations];
+                for (int i = -Math.max(5, iterations / 10); i < iterations; i++) {
+                    double p = run(home, repo, List.of("bash", "-c", "true"));
+                    double w = run(home, repo, List.of(SCRIPT.toString(), "--shell", "true"));
+                    if (i >= 0) {
+                        plain[i] = p;
+                        wrapped[i] = w;
+                    }
+                }
+                Arrays.sort(plain);
+                Arrays.sort(wrapped);
+                double base = plain[iterations / 2];
+                System.out.printf(Locale.ROOT, "| `bash -c true` | %d | %d | %.2f | %.2f | — |%n", count, iterations, base,
+                        plain[(int) (iterations * 0.9)]);
+                System.out.printf(Locale.ROOT, "| `baton-hook --shell true` | %d | %d | %.2f | %.2f | %.2f |%n", count, iterations,
+                        wrapped[iterations / 2], wrapped[(int) (iterations * 0.9)], wrapped[iterations / 2] - base);
+            }
+        } finally {
+            if (holder != null) {
+                holder.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /**
+     * An agent process of its own (a copy of bash under another name, outside the benchmark's process tree) whose
+     * session takes {@code files} files through the real hook, then stays alive holding them.
+     */
+    private static Process hold(BatonHome home, Path repo, Path dir, int files) throws Exception {
+        Path program = dir.resolve("agent-holder");
+        Files.copy(Path.of("/bin/bash").toRealPath(), program, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        program.toFile().setExecutable(true);
+        StringBuilder script = new StringBuilder();
+        for (int i = 0; i < files; i++) {
+            Path payload = dir.resolve("hold-" + i + ".json");
+            Files.writeString(payload, "{\"session_id\":\"holder\",\"transcript_path\":\"/tmp/t\",\"cwd\":\"" + repo
+                    + "\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\""
+                    + repo.resolve("src/d0/F" + i + ".java") + "\",\"content\":\"x\"},\"tool_use_id\":\"toolu_h" + i + "\"}");
+            script.append(SCRIPT).append(" claude PreToolUse < ").append(payload).append(" > /dev/null\n");
+        }
+        Files.createDirectories(repo.resolve("src/d0"));
+        for (int i = 0; i < files; i++) {
+            Path file = repo.resolve("src/d0/F" + i + ".java");
+            if (!Files.exists(file)) {
+                Files.writeString(file, "x\n");
+            }
+        }
+        script.append("echo held; exec sleep 100000\n");
+        ProcessBuilder builder = new ProcessBuilder(program.toString(), "-c", script.toString()).directory(repo.toFile());
+        builder.environment().put("BATON_HOME", home.dir().toString());
+        builder.environment().put("BATON_HOOK_TIMEOUT", "60");
+        Process process = builder.redirectErrorStream(true).start();
+        String line = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream())).readLine();
+        if (!"held".equals(line)) {
+            throw new IOException("the holder did not take its files: " + line);
+        }
+        return process;
+    }
+
+    private static double run(BatonHome home, Path repo, List<String> command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(repo.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("BATON_HOME", home.dir().toString());
+        long started = System.nanoTime();
+        Process process = builder.start();
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IOException(command + " failed");
+        }
+        return (System.nanoTime() - started) / 1e6;
     }
 
     private static void measure(Client client, Path repo, String label, int iterations) throws Exception {
