@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Added latency of a shell tool's PreToolUse + PostToolUse at the sidecar, small repository and 50,000 files.
+# Added latency of a shell tool's PreToolUse + PostToolUse at the sidecar, small repository and 50,000 files, then
+# what the wrapper (baton-hook --shell) adds to a command with 0, 5 and 100 files held by another session.
 # Usage: bench/shell.sh [small-iterations [large-iterations [large-files]]]   (markdown rows; run it once more
 # with BATON_SHELL_AFTER_CHECK=0 in the environment for the figures without the check after the command)
+#        bench/shell.sh wrapper [runs]                                       (the wrapper's rows alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q install -DskipTests

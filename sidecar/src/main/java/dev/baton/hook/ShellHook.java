@@ -58,8 +58,9 @@ final class ShellHook {
             return new Guarded(new Enforcement.Plan(Enforcement.Mode.NONE, List.of(), "", ""),
                     new ShellGuard.Run("-", false, null));
         }
-        ShellGuard.Run run = guard.runStarted(enforcement.ownSessions(caller), callId, command, caller);
-        Enforcement.Plan plan = enforcement.plan(caller, run.announced(), cwd);
+        Set<String> own = enforcement.ownSessions(caller);
+        ShellGuard.Run run = guard.runStarted(own, callId, command, caller);
+        Enforcement.Plan plan = enforcement.plan(own, run.announced(), cwd);
         guard.runProtects(run.id(), plan.files());
         return new Guarded(plan, run);
     }

@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.session.ConnectionPeer;
+import dev.baton.session.ProcStat;
 import dev.baton.session.ProcessIdentity;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -88,7 +89,9 @@ public final class LoopbackPeer implements ConnectionPeer {
         if (holder.isEmpty()) {
             return Optional.empty();
         }
-        Optional<Instant> started = ProcessHandle.of(holder.getAsLong()).flatMap(handle -> handle.info().startInstant());
+        Optional<Instant> started = ProcStat.available()
+                ? ProcStat.of(holder.getAsLong()).filter(stat -> !stat.exited()).map(ProcStat::started)
+                : ProcessHandle.of(holder.getAsLong()).flatMap(handle -> handle.info().startInstant());
         // Checked again after reading the start instant, so a pid reused in between is not taken for the holder.
         if (started.isEmpty() || !holds(holder.getAsLong(), link)) {
             return Optional.empty();

@@ -1,5 +1,6 @@
 package dev.baton.liveness;
 
+import dev.baton.session.ProcStat;
 import dev.baton.session.ProcessIdentity;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,6 +23,17 @@ public final class OsProcessLiveness implements ProcessLiveness {
     public Liveness of(ProcessIdentity process) {
         if (process == null) {
             return Liveness.UNKNOWN;
+        }
+        if (ProcStat.available()) {
+            Optional<ProcStat> stat = ProcStat.of(process.pid());
+            if (stat.isEmpty() || stat.get().exited()) {
+                return Liveness.EXITED;
+            }
+            if (process.startedAt() == null) {
+                return Liveness.UNKNOWN;
+            }
+            return Duration.between(process.startedAt(), stat.get().started()).abs().compareTo(START_TOLERANCE) <= 0
+                    ? Liveness.ALIVE : Liveness.EXITED;
         }
         Optional<ProcessHandle> handle = ProcessHandle.of(process.pid());
         if (handle.isEmpty() || !handle.get().isAlive() || isZombie(process.pid())) {

@@ -2,10 +2,10 @@ package dev.baton.session;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 /** Walks a live process's parents, as the operating system reports them, to find a given process among them. */
 public final class ProcessAncestry {
@@ -26,18 +26,7 @@ public final class ProcessAncestry {
         if (caller == null || ancestor == null || caller.startedAt() == null || ancestor.startedAt() == null) {
             return false;
         }
-        Optional<ProcessHandle> process = ProcessHandle.of(caller.pid());
-        if (process.isEmpty() || !sameStart(caller.startedAt(), process.get().info().startInstant().orElse(null))) {
-            return false;
-        }
-        for (int depth = 0; depth < MAX_DEPTH && process.isPresent(); depth++) {
-            ProcessHandle handle = process.get();
-            if (handle.pid() == ancestor.pid()) {
-                return sameStart(ancestor.startedAt(), handle.info().startInstant().orElse(null));
-            }
-            process = handle.parent();
-        }
-        return false;
+        return ancestry(caller).anyMatch(process -> sameProcess(process, ancestor));
     }
 
     /**
@@ -45,25 +34,35 @@ public final class ProcessAncestry {
      * it; empty when {@code process} is not running with its recorded start instant.
      */
     public static List<ProcessIdentity> lineage(ProcessIdentity process) {
-        List<ProcessIdentity> lineage = new ArrayList<>();
+        return ancestry(process).toList();
+    }
+
+    /**
+     * {@link #lineage} read only as far as the stream is consumed: a caller looking for the nearest ancestor with
+     * some property reads no process above it.
+     */
+    public static Stream<ProcessIdentity> ancestry(ProcessIdentity process) {
         if (process == null || process.startedAt() == null) {
-            return lineage;
+            return Stream.empty();
         }
-        Optional<ProcessHandle> current = ProcessHandle.of(process.pid());
-        if (current.isEmpty() || !sameStart(process.startedAt(), current.get().info().startInstant().orElse(null))) {
-            return lineage;
+        if (ProcStat.available()) {
+            Optional<ProcStat> first = ProcStat.of(process.pid())
+                    .filter(stat -> !stat.exited() && sameStart(process.startedAt(), stat.started()));
+            return Stream.iterate(first, Optional::isPresent, current -> current.get().parent() > 0
+                            ? ProcStat.of(current.get().parent()) : Optional.empty())
+                    .limit(MAX_DEPTH).map(stat -> stat.get().identity());
         }
-        for (int depth = 0; depth < MAX_DEPTH && current.isPresent() && current.get().pid() > 0; depth++) {
-            ProcessHandle handle = current.get();
-            lineage.add(new ProcessIdentity(handle.pid(), handle.info().startInstant().orElse(null)));
-            current = handle.parent();
-        }
-        return lineage;
+        Optional<ProcessHandle> first = ProcessHandle.of(process.pid())
+                .filter(handle -> sameStart(process.startedAt(), handle.info().startInstant().orElse(null)));
+        return Stream.iterate(first, current -> current.isPresent() && current.get().pid() > 0,
+                        current -> current.get().parent())
+                .limit(MAX_DEPTH).map(handle -> new ProcessIdentity(handle.get().pid(),
+                        handle.get().info().startInstant().orElse(null)));
     }
 
     /** Whether the process runs now, with its recorded start instant. */
     public static boolean isRunning(ProcessIdentity process) {
-        return !lineage(process).isEmpty();
+        return ancestry(process).findFirst().isPresent();
     }
 
     /** Whether two identities name one process: the same pid started at the same instant (both known). */

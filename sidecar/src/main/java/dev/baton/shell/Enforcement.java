@@ -3,7 +3,7 @@ package dev.baton.shell;
 import dev.baton.Baton;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.HeldMessage;
-import dev.baton.lock.Holder;
+import dev.baton.liveness.Staleness;
 import dev.baton.session.ProcessAncestry;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,17 +64,16 @@ public final class Enforcement {
     }
 
     /**
-     * @param caller the process that asked (the wrapper), as the kernel names it
+     * @param own the sessions the caller acts for ({@link #ownSessions(ProcessIdentity)}): theirs stay writable
      * @param announced the command as the agent announced it at its PreToolUse, when the wrapper's run was matched
      *                  to one; null otherwise
      * @param cwd the directory it runs in, for how the note shows paths; null when unknown
      */
-    public Plan plan(ProcessIdentity caller, String announced, Path cwd) {
+    public Plan plan(Set<String> own, String announced, Path cwd) {
         if (!settings.enabled() || !settings.enforce()) {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
-        Instant now = baton.clock().instant();
-        Map<String, Holder> held = othersHeld(caller);
+        Map<String, Session> held = othersHeld(own);
         if (held.isEmpty()) {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
@@ -89,7 +90,7 @@ public final class Enforcement {
         if (files.isEmpty()) {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
-        return new Plan(Mode.BIND, files, note(files, held, cwd, now), "");
+        return new Plan(Mode.BIND, files, note(files, held, cwd), "");
     }
 
     /**
@@ -146,33 +147,44 @@ public final class Enforcement {
         return baton.ledger().read(world -> ownSessions(world, caller));
     }
 
-    /** Files held by live sessions other than the caller's own, with their holders. */
-    private Map<String, Holder> othersHeld(ProcessIdentity caller) {
-        Set<String> own = ownSessions(caller);
-        Set<String> holders = baton.ledger().read(world -> {
-            Set<String> ids = new LinkedHashSet<>();
-            world.locks().stream().map(FileLock::sessionId).filter(id -> !own.contains(id)).forEach(ids::add);
-            return ids;
-        });
-        if (holders.isEmpty()) {
-            return Map.of();
-        }
-        // A holder that exited loses its files now, as it would on the next acquire: its files are free to write.
-        baton.ledger().write(tx -> {
-            for (String id : holders) {
-                tx.world().session(id).ifPresent(holder -> baton.locks().freeIfStale(tx, holder));
-            }
-            return null;
-        });
-        return baton.ledger().read(world -> {
-            Map<String, Holder> held = new TreeMap<>();
+    /**
+     * Files held by live sessions other than the caller's own, with their holders. Each holder's process is checked
+     * once, however many files it holds; only a holder that exited costs a write (its files are freed now, as they
+     * would be on the next acquire, so they are free to write).
+     */
+    private Map<String, Session> othersHeld(Set<String> own) {
+        Instant now = baton.clock().instant();
+        Set<Session> stale = new HashSet<>();
+        Map<String, Session> held = baton.ledger().read(world -> {
+            Map<String, Session> holders = new HashMap<>();
+            Map<String, Session> files = new TreeMap<>();
             for (FileLock lock : world.locks()) {
-                if (!own.contains(lock.sessionId())) {
-                    held.put(lock.file(), baton.locks().holderView(world, lock));
+                if (own.contains(lock.sessionId())) {
+                    continue;
+                }
+                Session holder = holders.computeIfAbsent(lock.sessionId(), id -> world.session(id)
+                        .filter(session -> {
+                            boolean fresh = baton.locks().liveness().of(session, now) == Staleness.FRESH;
+                            if (!fresh) {
+                                stale.add(session);
+                            }
+                            return fresh;
+                        }).orElse(null));
+                if (holder != null) {
+                    files.put(lock.file(), holder);
                 }
             }
-            return held;
+            return files;
         });
+        if (!stale.isEmpty()) {
+            baton.ledger().write(tx -> {
+                for (Session holder : stale) {
+                    tx.world().session(holder.id()).ifPresent(current -> baton.locks().freeIfStale(tx, current));
+                }
+                return null;
+            });
+        }
+        return held;
     }
 
     /**
@@ -181,28 +193,27 @@ public final class Enforcement {
      */
     static Set<String> ownSessions(World world, ProcessIdentity caller) {
         Set<String> own = new LinkedHashSet<>();
-        for (ProcessIdentity process : ProcessAncestry.lineage(caller)) {
-            for (Session session : world.sessions()) {
-                if (ProcessAncestry.sameProcess(session.process(), process)) {
-                    own.add(session.id());
-                }
-            }
-            if (!own.isEmpty()) {
-                break;
-            }
+        List<Session> withProcess = world.sessions().stream().filter(session -> session.process() != null).toList();
+        if (withProcess.isEmpty()) {
+            return own;
         }
+        ProcessAncestry.ancestry(caller).filter(process -> {
+            withProcess.stream().filter(session -> ProcessAncestry.sameProcess(session.process(), process))
+                    .forEach(session -> own.add(session.id()));
+            return !own.isEmpty();
+        }).findFirst();
         for (String id : List.copyOf(own)) {
             world.subagentsOf(id).forEach(sub -> own.add(sub.id()));
         }
         return own;
     }
 
-    private static String note(List<String> files, Map<String, Holder> held, Path cwd, Instant now) {
+    private static String note(List<String> files, Map<String, Session> held, Path cwd) {
         List<String> shown = new ArrayList<>();
         for (String file : files.subList(0, Math.min(files.size(), 8))) {
-            Holder holder = held.get(file);
-            shown.add(relative(file, cwd) + " (held by " + (holder.agent() == null ? "session " : holder.agent() + " session ")
-                    + HeldMessage.shortId(holder.session()) + Optional.ofNullable(holder.pid()).map(pid -> ", pid " + pid).orElse("")
+            Session holder = held.get(file);
+            shown.add(relative(file, cwd) + " (held by " + holder.agent().wireName() + " session "
+                    + HeldMessage.shortId(holder.id()) + Optional.ofNullable(holder.process()).map(process -> ", pid " + process.pid()).orElse("")
                     + ")");
         }
         String more = files.size() > shown.size() ? " and " + (files.size() - shown.size()) + " more" : "";

@@ -38,6 +38,10 @@ public final class ShellBench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("wrapper")) {
+            wrapperOnly(args.length > 1 ? Integer.parseInt(args[1]) : 100);
+            return;
+        }
         int smallIterations = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         int largeIterations = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         int largeFiles = args.length > 2 ? Integer.parseInt(args[2]) : 50_000;
@@ -65,7 +69,24 @@ public final class ShellBench {
         }
     }
 
-    private static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
+    /** The wrapper's rows alone ({@code ShellBench wrapper [runs]}), on the small repository. */
+    private static void wrapperOnly(int iterations) throws Exception {
+        Path dir = Files.createTempDirectory("baton-shell-bench");
+        Path homeDir = Files.createDirectories(dir.resolve("home"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        BatonHome home = new BatonHome(homeDir);
+        try (Sidecar sidecar = Sidecar.start(SidecarOptions.defaults(home, 0), SidecarAdapters::of)) {
+            Path small = repo(dir.resolve("small"), 20, 2);
+            System.out.println("| wrapped command | files held by another session | runs | p50 ms | p90 ms | added p50 ms |");
+            System.out.println("|---|---|---|---|---|---|");
+            wrapper(home, small, dir, iterations);
+        }
+    }
+
+    /** The hook script of this checkout, whether the benchmark runs from the repository root or from the sidecar module. */
+    private static final Path SCRIPT = Files.isRegularFile(Path.of("hook-scripts", "baton-hook"))
+            ? Path.of("hook-scripts", "baton-hook").toAbsolutePath()
+            : Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
 
     /** The wrapper's cost around {@code true}, with 0, 5 and 100 files another agent process holds. */
     private static void wrapper(BatonHome home, Path repo, Path dir, int iterations) throws Exception {
@@ -116,7 +137,7 @@ public final class ShellBench {
         StringBuilder script = new StringBuilder();
         for (int i = 0; i < files; i++) {
             Path payload = dir.resolve("hold-" + i + ".json");
-            Files.writeString(payload, "{\"session_id\":\"holder\",\"transcript_path\":\"/tmp/t\",\"cwd\":\"" + repo
+            Files.writeString(payload, "{\"session_id\":\"holder-" + files + "\",\"transcript_path\":\"/tmp/t\",\"cwd\":\"" + repo
                     + "\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\""
                     + repo.resolve("src/d0/F" + i + ".java") + "\",\"content\":\"x\"},\"tool_use_id\":\"toolu_h" + i + "\"}");
             script.append(SCRIPT).append(" claude PreToolUse < ").append(payload).append(" > /dev/null\n");
