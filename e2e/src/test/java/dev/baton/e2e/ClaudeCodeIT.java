@@ -193,6 +193,52 @@ class ClaudeCodeIT {
         }
     }
 
+    /**
+     * What no check before a command can see, the kernel stops: the repository's own pre-commit formatter (installed
+     * by the user before the agents came) rewrites every text file when the second session commits its own file,
+     * and a background job of that session writes the held file after its tool call returned. Claude Code runs both
+     * through Baton's CLAUDE_CODE_SHELL_PREFIX, which makes the held file read-only for them.
+     */
+    @Test
+    void aPreCommitFormatterAndABackgroundJobOfASecondSessionCannotChangeTheHeldFile() throws Exception {
+        try (Machine machine = new Machine(root)) {
+            machine.write("src/A.txt", "original\n");
+            machine.commitAll();
+            java.nio.file.Path hook = machine.repo.resolve(".git/hooks/pre-commit");
+            java.nio.file.Files.writeString(hook, "#!/bin/sh\n# the project's formatter: every text file, staged or not\n"
+                    + "for f in $(git ls-files '*.txt'); do sed -i 's/[[:space:]]*$//' \"$f\" || exit 1; echo '# formatted' >> \"$f\" || exit 1; done\n");
+            hook.toFile().setExecutable(true);
+            machine.install("--claude");
+            java.nio.file.Path done = root.resolve("background-done");
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "src/A.txt"), "content", "held work\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel otherModel = new FakeModel(List.of(
+                         Step.call("Bash", Map.of("command", "echo mine > Own.txt && git add Own.txt && git commit -q -m own -- Own.txt",
+                                 "description", "Commit my own file")),
+                         Step.call("Bash", Map.of("command", "sleep 1; python3 -c \"open('src/A.txt','w').write('overwritten')\"; touch "
+                                 + done, "description", "Rewrite in the background", "run_in_background", true)),
+                         Step.say("Done.")));
+                 Claude other = new Claude(machine, otherModel)) {
+                holder.prompt("Write src/A.txt.");
+                await("the holder's Stop to keep its dirty file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).containsExactly("src/A.txt"));
+
+                other.prompt("Commit Own.txt, then rewrite src/A.txt in the background.");
+                await("the background job to end").atMost(SETTLE).until(() -> java.nio.file.Files.exists(done));
+
+                assertThat(machine.read("src/A.txt")).as(() -> story(machine, holder, other)).isEqualTo("held work\n");
+                String sent = otherModel.everythingSent();
+                assertThat(sent).as(() -> story(machine, holder, other)).contains("Read-only file system")
+                        .contains("Baton: files other sessions hold were read-only while this command ran: src/A.txt")
+                        .contains(sessionId(holder).substring(0, 8));
+                assertThat(machine.locks()).contains("src/A.txt");
+                assertThat(machine.holderOf("src/A.txt")).isEqualTo(sessionId(holder));
+            }
+        }
+    }
+
     /** What each session printed and was told by its tools, and the sidecar's log: why a scenario went astray. */
     static String story(Machine machine, Claude... sessions) {
         StringBuilder story = new StringBuilder();

@@ -99,6 +99,37 @@ class CodexCliIT {
         }
     }
 
+    /**
+     * Codex CLI runs its commands with bash, which reads the BASH_ENV `baton install` set for them and hands each
+     * command to Baton's wrapper: a write no check before the command can read fails on the file Claude Code holds.
+     */
+    @Test
+    void codexsCommandsRunThroughTheWrapperAndCannotChangeAFileAnotherSessionHolds() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("Held.txt", "original\n");
+            machine.commitAll();
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", machine.repo.resolve("Held.txt").toString(),
+                            "content", "claude's\n")),
+                    Step.say("Written.")));
+                 FakeModel model = new FakeModel(List.of(
+                         Step.call("exec_command", Map.of("cmd", "python3 -c \"open('Held.txt','w').write('codex')\"")),
+                         Step.say("Tried.")))) {
+                Codex.configure(machine, model);
+                machine.install("--claude", "--codex");
+                try (Claude holder = new Claude(machine, holderModel)) {
+                    holder.prompt("Write Held.txt.");
+                    try (Codex codex = new Codex(machine, "Rewrite Held.txt.")) {
+                        codex.awaitExit();
+                    }
+                    assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
+                    assertThat(model.everythingSent()).as(machine.explain(model))
+                            .contains("Read-only file system").contains("Held.txt (held by claude-code session");
+                }
+            }
+        }
+    }
+
     static String patchAdding(Machine machine, String file, String line) {
         return "*** Begin Patch\n*** Add File: " + machine.repo.resolve(file) + "\n+" + line + "\n*** End Patch\n";
     }

@@ -193,4 +193,36 @@ class CopilotCliIT {
     static String path(Machine machine, String file) {
         return machine.repo.resolve(file).toString();
     }
+
+    /**
+     * Copilot CLI takes a command its hook rewrote (modifiedArgs) without an explicit allow: while Claude Code holds
+     * a file, Baton has Copilot's bash run each command through its wrapper, so a write no check before the command
+     * can read (python) fails on the read-only file, and Copilot's model is told why.
+     */
+    @Test
+    void whileAnotherSessionHoldsAFileCopilotsCommandsRunThroughTheWrapperAndCannotChangeIt() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("Held.txt", "original\n");
+            machine.commitAll();
+            machine.install("--claude", "--copilot");
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", machine.repo.resolve("Held.txt").toString(), "content", "held work\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel model = new FakeModel(List.of(
+                         Step.call("bash", Map.of("command", "python3 -c \"open('Held.txt','w').write('overwritten')\"",
+                                 "description", "Rewrite Held.txt")),
+                         Step.say("Tried.")))) {
+                holder.prompt("Write Held.txt.");
+                try (Copilot copilot = new Copilot(machine, model, "gpt-4.1", "Rewrite Held.txt.")) {
+                    assertThat(copilot.awaitExit()).as(copilot.process.output()).isZero();
+                }
+
+                assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("held work\n");
+                assertThat(model.everythingSent()).as(machine.explain(model))
+                        .contains("Read-only file system").contains("Held.txt (held by claude-code session");
+                assertThat(machine.holderOf("Held.txt")).isEqualTo(ClaudeCodeIT.sessionId(holder));
+            }
+        }
+    }
 }

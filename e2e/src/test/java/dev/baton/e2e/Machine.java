@@ -112,6 +112,16 @@ final class Machine implements AutoCloseable {
         return files;
     }
 
+    /** The session holding {@code file} (relative to the repository), or null. */
+    String holderOf(String file) {
+        for (JsonNode lock : parse(baton("locks", "--json")).path("locks")) {
+            if (repo.relativize(Path.of(lock.path("file").asText())).toString().equals(file)) {
+                return lock.path("holder").path("session").asText(null);
+            }
+        }
+        return null;
+    }
+
     /** The files locked now, relative to the repository, whether or not an edit is in flight. */
     List<String> lockedFiles() {
         return locks().stream().map(lock -> lock.replace(" [editing]", "")).toList();
