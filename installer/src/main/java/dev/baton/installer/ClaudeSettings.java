@@ -25,9 +25,13 @@ final class ClaudeSettings {
     /** Where a prefix the user had is kept while Baton's takes its place: the wrapper runs commands through it. */
     static final String NEXT_SHELL_PREFIX = "BATON_NEXT_SHELL_PREFIX";
 
-    /** Baton's prefix: the hook script as the shell wrapper. Claude Code splits the value at its last " -". */
+    /**
+     * Baton's prefix: the link that runs the hook script as the shell wrapper. A program alone, no argument: Claude
+     * Code starts the prefix of its stdio MCP servers as one executable path, so {@code baton-hook --shell} would not
+     * start there.
+     */
     static String shellPrefix(Path hookScript) {
-        return hookScript.toAbsolutePath() + " " + HookScript.SHELL_OPTION;
+        return hookScript.toAbsolutePath().resolveSibling(HookScript.SHELL_WRAPPER).toString();
     }
 
     /** Sets Baton's shell prefix, keeping a prefix of the user's as the one Baton's wrapper runs commands through. */
@@ -68,8 +72,10 @@ final class ClaudeSettings {
         return shellPrefix(hookScript).equals(settings.path("env").path(SHELL_PREFIX).asText(null));
     }
 
+    /** Baton's prefix, or the {@code baton-hook --shell} an earlier install wrote. */
     private static boolean isBatons(String prefix) {
-        return prefix.contains(HookCommand.MARKER) && prefix.endsWith(" " + HookScript.SHELL_OPTION);
+        return prefix.endsWith("/" + HookScript.SHELL_WRAPPER)
+                || prefix.contains(HookCommand.MARKER) && prefix.endsWith(" " + HookScript.SHELL_OPTION);
     }
 
     private ClaudeSettings() {

@@ -23,6 +23,12 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
      */
     public static final String SHELL_OPTION = "--shell";
 
+    /**
+     * The link beside the hook script that makes it the shell wrapper by its name alone: Claude Code starts its
+     * CLAUDE_CODE_SHELL_PREFIX as one program, with no arguments of its own, for its stdio MCP servers.
+     */
+    public static final String SHELL_WRAPPER = "baton-shell";
+
     public HookScript(byte[] content) {
         this(content, Map.of());
     }

@@ -80,6 +80,11 @@ public record InstallLayout(
         return dataDir.resolve("hooks/baton-hook");
     }
 
+    /** The link that runs the hook script as the shell wrapper (Claude Code's shell prefix names it). */
+    public Path shellWrapper() {
+        return hookScript().resolveSibling(HookScript.SHELL_WRAPPER);
+    }
+
     /** The launcher beside the hook script, which the script runs to start a sidecar that is not running. */
     public Path hookLauncher() {
         return hookScript().resolveSibling("baton");

@@ -40,6 +40,7 @@ final class ProgramFiles {
             steps.add(writeExecutable(layout.hookScript().resolveSibling(companion.getKey()), companion.getValue(),
                     companion.getKey().equals(HookScript.GUARD) ? "shell guard" : "bash start-up file for Codex's commands", dryRun));
         }
+        steps.add(linkShellWrapper(dryRun));
         steps.add(JvmOptions.write(layout.installedJar(), dryRun));
         Path runs = program.location();
         if (program.runtime().isPresent()) {
@@ -87,6 +88,9 @@ final class ProgramFiles {
         }
         if (linkIsOurs) {
             ours.add(link);
+        }
+        if (isShellWrapperLink(layout.shellWrapper())) {
+            ours.add(layout.shellWrapper());
         }
         List<Path> deleted = new ArrayList<>();
         for (Path path : ours) {
@@ -273,6 +277,27 @@ final class ProgramFiles {
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, target);
         return new FileStep("created", link, "link to the hook script");
+    }
+
+    /** {@code baton-shell}, the hook script under the name that makes it the shell wrapper: a link beside it. */
+    private FileStep linkShellWrapper(boolean dryRun) throws IOException {
+        Path link = layout.shellWrapper();
+        Path target = Path.of(layout.hookScript().getFileName().toString());
+        if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
+            return new FileStep("unchanged", link, "shell wrapper (link to the hook script)");
+        }
+        if (dryRun) {
+            return new FileStep("would be created", link, "shell wrapper (link to the hook script)");
+        }
+        Files.createDirectories(link.getParent());
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, target);
+        return new FileStep("created", link, "shell wrapper (link to the hook script)");
+    }
+
+    private boolean isShellWrapperLink(Path link) throws IOException {
+        return Files.isSymbolicLink(link)
+                && Files.readSymbolicLink(link).equals(Path.of(layout.hookScript().getFileName().toString()));
     }
 
     private static boolean isBatonsLauncher(Path launcher) throws IOException {

@@ -27,7 +27,10 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
         ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
         assertThat(fieldNames(settings)).containsExactly("hooks", "env");
-        assertThat(settings.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText()).isEqualTo(machine.hookScript() + " --shell");
+        assertThat(settings.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText())
+                .isEqualTo(machine.layout().shellWrapper().toString());
+        assertThat(machine.layout().shellWrapper()).isSymbolicLink();
+        assertThat(Files.readSymbolicLink(machine.layout().shellWrapper())).hasToString("baton-hook");
         assertThat(fieldNames(settings.get("hooks"))).containsExactly("PreToolUse", "PostToolUse",
                 "PostToolUseFailure", "PermissionDenied", "Stop", "SubagentStop", "SessionStart", "SessionEnd");
         for (String event : List.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied")) {
@@ -71,7 +74,8 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         for (String key : List.of("$schema", "model", "statusLine", "cleanupPeriodDays", "includeCoAuthoredBy")) {
             assertThat(after.get(key)).as(key).isEqualTo(before.get(key));
         }
-        ObjectNode env = ((ObjectNode) before.get("env")).deepCopy().put("CLAUDE_CODE_SHELL_PREFIX", machine.hookScript() + " --shell");
+        ObjectNode env = ((ObjectNode) before.get("env")).deepCopy().put("CLAUDE_CODE_SHELL_PREFIX",
+                machine.layout().shellWrapper().toString());
         assertThat(after.get("env")).isEqualTo(env);
         assertThat(fieldNames(after)).containsExactlyElementsOf(fieldNames(before));
         assertThat(fieldNames(after.get("hooks")))
@@ -274,7 +278,8 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         machine.install(Scope.USER, Agent.CLAUDE);
 
         ObjectNode installed = JsonText.parseObject(read(machine.userSettings()));
-        assertThat(installed.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText()).isEqualTo(machine.hookScript() + " --shell");
+        assertThat(installed.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText())
+                .isEqualTo(machine.layout().shellWrapper().toString());
         assertThat(installed.at("/env/BATON_NEXT_SHELL_PREFIX").asText()).isEqualTo("/usr/local/bin/audit-log -q");
         machine.install(Scope.USER, Agent.CLAUDE);
         assertThat(JsonText.parseObject(read(machine.userSettings())).at("/env/BATON_NEXT_SHELL_PREFIX").asText())
@@ -283,6 +288,19 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         machine.uninstall(Scope.USER, Agent.CLAUDE);
 
         assertThat(read(machine.userSettings())).isEqualTo(original);
+    }
+
+    @Test
+    void theHookScriptWithShellOptionAnEarlierInstallWroteIsReplacedNotKeptAsTheUsersPrefix() throws Exception {
+        write(machine.userSettings(), "{\n  \"env\": {\n    \"CLAUDE_CODE_SHELL_PREFIX\": \"" + machine.hookScript()
+                + " --shell\"\n  }\n}\n");
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        ObjectNode installed = JsonText.parseObject(read(machine.userSettings()));
+        assertThat(installed.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText())
+                .isEqualTo(machine.layout().shellWrapper().toString());
+        assertThat(installed.at("/env").has("BATON_NEXT_SHELL_PREFIX")).isFalse();
     }
 
     @Test

@@ -23,6 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StandInAgent implements AutoCloseable {
 
+    /** Claude Code's shell prefix as {@code baton install} writes it: the link beside the hook script. */
+    static final Path SHELL_WRAPPER = HookHarness.SCRIPT.resolveSibling("baton-shell");
+
     private static final Duration STEP_LIMIT = Duration.ofSeconds(60);
 
     private final String sessionId;
@@ -105,7 +108,7 @@ final class StandInAgent implements AutoCloseable {
 
     /**
      * Runs {@code command} as Claude Code does with Baton's CLAUDE_CODE_SHELL_PREFIX: the wrapper
-     * ({@code baton-hook --shell COMMAND}) is started by the agent with the whole command line as one argument, and
+     * ({@code baton-shell COMMAND}, the hook script by the name that makes it the wrapper) is started by the agent with the whole command line as one argument, and
      * runs it in the repository. {@code toolUseId}, when not null, is in its environment as Claude Code puts it.
      */
     ScriptRun runWrapped(String command, String toolUseId) throws IOException {
@@ -126,7 +129,7 @@ final class StandInAgent implements AutoCloseable {
         Path err = dir.resolve("stderr-" + n + ".txt");
         StringBuilder line = new StringBuilder();
         env.forEach((name, value) -> line.append(name).append('=').append(quoted(value)).append(' '));
-        line.append(quoted(HookHarness.SCRIPT.toString())).append(" --shell ").append(quoted(argument))
+        line.append(quoted(SHELL_WRAPPER.toString())).append(' ').append(quoted(argument))
                 .append(" 3</dev/null < ").append(quoted(in.toString())).append(" > ").append(quoted(out.toString()))
                 .append(" 2> ").append(quoted(err.toString()));
         long started = System.nanoTime();
@@ -220,7 +223,7 @@ final class StandInAgent implements AutoCloseable {
         ScriptRun announced = hook("PreToolUse", pre.toString());
         Path script = Files.writeString(dir.resolve("command-" + calls.incrementAndGet() + ".sh"), command + "\n");
         String line = "cd " + quoted(repo.toString()) + " && . " + quoted(script.toString());
-        step("CLAUDE_CODE_TOOL_USE_ID=" + toolUseId + " " + quoted(HookHarness.SCRIPT.toString()) + " --shell "
+        step("CLAUDE_CODE_TOOL_USE_ID=" + toolUseId + " " + quoted(SHELL_WRAPPER.toString()) + " "
                 + quoted(line) + " < /dev/null > " + quoted(output.toString()) + " 2>&1 & true");
         ObjectNode post = (ObjectNode) Json.mapper().readTree(payload("PostToolUse", command, toolUseId));
         ((ObjectNode) post.get("tool_input")).put("run_in_background", true);
