@@ -71,7 +71,7 @@ final class AgentChecks {
             McpEntry mcp = agent == Agent.CODEX ? codexMcp() : mcpEntry(agent);
             checks.add(mcp.check());
             if (!mcp.command().isEmpty()) {
-                checks.add(mcpRun(agent, mcp.command()));
+                checks.add(mcpRun(agent, agent == Agent.CLAUDE ? throughShellPrefix(installed, mcp.command()) : mcp.command()));
             }
             if (agent == Agent.CLAUDE) {
                 checks.add(claudeMcpRule(installed));
@@ -183,6 +183,15 @@ final class AgentChecks {
         }
         return new Check(Status.SKIPPED, "Claude MCP rule", "no settings file allows " + ClaudeSettings.MCP_RULE
                 + "; Claude Code asks before each Baton MCP tool and refuses them in -p mode", "");
+    }
+
+    /**
+     * Claude Code starts a stdio MCP server through its CLAUDE_CODE_SHELL_PREFIX where one is set: the prefix as a
+     * program, the server's command line joined by spaces as its one argument.
+     */
+    private static List<String> throughShellPrefix(List<Installed> installed, List<String> command) {
+        return installed.stream().map(entry -> ClaudeSettings.shellPrefixOf(entry.tree())).flatMap(Optional::stream)
+                .findFirst().map(prefix -> List.of(prefix, String.join(" ", command))).orElse(command);
     }
 
     /** Starts the installed MCP server as the agent would and expects Baton's tools from it. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Claude Code's settings files: the permission rule that lets Claude Code call Baton's MCP tools unasked, and the
@@ -66,6 +67,12 @@ final class ClaudeSettings {
             settings.remove("env");
         }
         return List.of("- env " + SHELL_PREFIX);
+    }
+
+    /** The shell prefix the settings set, if any. */
+    static Optional<String> shellPrefixOf(ObjectNode settings) {
+        JsonNode prefix = settings.path("env").path(SHELL_PREFIX);
+        return prefix.isTextual() && !prefix.asText().isBlank() ? Optional.of(prefix.asText()) : Optional.empty();
     }
 
     static boolean hasShellPrefix(ObjectNode settings, Path hookScript) {
