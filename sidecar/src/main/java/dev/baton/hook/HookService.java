@@ -72,8 +72,9 @@ final class HookService {
         HookCall call = dialect.read(payload, request.event());
         if (call.event() != EventKind.OTHER) {
             String main = sessions.mainIdIfKnown(call, request.ppid());
-            if (main != null) {
-                baton.sessions().requireHookCaller(main, request.caller(), request.ppid() > 0);
+            if (main != null && baton.sessions().requireHookCaller(main, request.caller(),
+                    () -> HookSessions.agentOf(request.ppid()))) {
+                sessions.resume(call, request.ppid());
             }
         }
         HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid()) : switch (call.event()) {
@@ -93,7 +94,7 @@ final class HookService {
         Registered registered = sessions.start(call, ppid);
         String id = registered.session().id();
         String extra = String.join("\n", dialect.carriesContext(EventKind.SESSION_START) ? notices.take(id) : List.of());
-        return HookReply.context(SessionIntro.text(id, registered.key()) + (extra.isEmpty() ? "" : "\n\n" + extra));
+        return HookReply.context(SessionIntro.text(id) + (extra.isEmpty() ? "" : "\n\n" + extra));
     }
 
     private HookReply preTool(HookCall call, Dialect dialect, long ppid) {

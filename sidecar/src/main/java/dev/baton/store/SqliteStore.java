@@ -4,6 +4,7 @@ import dev.baton.home.StateRecord;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
 import dev.baton.session.AgentKind;
+import dev.baton.session.EndedSession;
 import dev.baton.session.Plan;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
@@ -59,6 +60,8 @@ public final class SqliteStore implements Store {
     private final CoordinationRows coordination;
     private final PreparedStatement insertEvent;
     private final PreparedStatement pruneEvents;
+    private final PreparedStatement upsertEnded;
+    private final PreparedStatement deleteEnded;
     /** Prepared once (preparing them for every commit was a tenth of its cost); null when they must be made anew. */
     private PreparedStatement begin;
     private PreparedStatement commit;
@@ -111,6 +114,10 @@ public final class SqliteStore implements Store {
             coordination = new CoordinationRows(connection);
             insertEvent = connection.prepareStatement("INSERT INTO events (seq, at_ms, kind, data) VALUES (?, ?, ?, ?)");
             pruneEvents = connection.prepareStatement("DELETE FROM events WHERE seq <= ?");
+            upsertEnded = connection.prepareStatement("""
+                    INSERT OR REPLACE INTO ended_sessions (id, agent, pid, pid_start_ms, key_hash, last_heard_ms, ended_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)""");
+            deleteEnded = connection.prepareStatement("DELETE FROM ended_sessions WHERE id = ?");
         } catch (SQLException e) {
             throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
         }
@@ -210,8 +217,20 @@ public final class SqliteStore implements Store {
                             rs.getString("host"), Instants.read(rs, "acquired_ms"), rs.getString("purpose")));
                 }
             }
+            List<EndedSession> ended = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM ended_sessions");
+                 ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    long pid = rs.getLong("pid");
+                    ProcessIdentity process = rs.wasNull() || pid <= 0 ? null
+                            : new ProcessIdentity(pid, Instants.read(rs, "pid_start_ms"));
+                    ended.add(new EndedSession(rs.getString("id"),
+                            AgentKind.fromWireName(rs.getString("agent")).orElse(AgentKind.API), process,
+                            rs.getString("key_hash"), Instants.read(rs, "last_heard_ms"), Instants.read(rs, "ended_ms")));
+                }
+            }
             return new Snapshot(sessions, locks, named, coordination.loadNegotiations(),
-                    coordination.loadMessages(), coordination.loadReceipts());
+                    coordination.loadMessages(), coordination.loadReceipts(), ended);
         } catch (SQLException e) {
             throw new StoreException("cannot read the database " + file + ": " + e.getMessage(), e);
         }
@@ -279,6 +298,30 @@ public final class SqliteStore implements Store {
         } else if (change instanceof Change.SessionRemoved removed) {
             deleteSession.setString(1, removed.session().id());
             deleteSession.executeUpdate();
+        } else if (change instanceof Change.SessionEnded sessionEnded) {
+            EndedSession ended = sessionEnded.ended();
+            upsertEnded.setString(1, ended.id());
+            upsertEnded.setString(2, ended.agent().wireName());
+            if (ended.process() == null) {
+                upsertEnded.setNull(3, Types.INTEGER);
+                upsertEnded.setNull(4, Types.INTEGER);
+            } else {
+                upsertEnded.setLong(3, ended.process().pid());
+                Instants.bind(upsertEnded, 4, ended.process().startedAt());
+            }
+            upsertEnded.setString(5, ended.keyHash());
+            upsertEnded.setLong(6, ended.lastHeard().toEpochMilli());
+            upsertEnded.setLong(7, ended.endedAt().toEpochMilli());
+            upsertEnded.executeUpdate();
+        } else if (change instanceof Change.EndedSessionTakenUp takenUp) {
+            deleteEnded.setString(1, takenUp.id());
+            deleteEnded.executeUpdate();
+        } else if (change instanceof Change.EndedSessionsPruned pruned) {
+            for (String id : pruned.ids()) {
+                deleteEnded.setString(1, id);
+                deleteEnded.addBatch();
+            }
+            deleteEnded.executeBatch();
         } else if (change instanceof Change.LockSaved saved) {
             FileLock lock = saved.lock();
             upsertLock.setString(1, lock.file());

@@ -258,7 +258,7 @@ class DeadlockDetectionTest {
             deadlocks.editDenied(bob, baton.file("A.java")); // a second denial moves bob's window on
             deadlocks.editDenied(alice, baton.file("B.java")); // and alice's
             baton.clock.advance(java.time.Duration.ofSeconds(2));
-            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of()); // the clock moved, nothing else did
+            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of(), baton.proof(bob)); // the clock moved, nothing else did
             assertThat(deadlocks.waits()).extracting(WaitView::kind).containsOnly("denied").hasSize(2);
             assertThat(client.events("deadlock.resolved")).isEmpty();
 

@@ -66,7 +66,7 @@ class EventStreamTest {
             String alice = baton.register("alice");
             try (EventClient client = baton.events(null)) {
                 client.firstFrame();
-                baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of());
+                baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of(), baton.proof(alice));
                 baton.post("/v1/sessions", Map.of("session_id", alice, "name", "refactor auth"), baton.proof(alice));
                 JsonNode updated = client.awaitEvent("session.updated");
                 assertThat(updated.path("data").path("session").path("name").asText()).isEqualTo("refactor auth");

@@ -139,11 +139,16 @@ class HttpApiTest {
     @Test
     void aLivePidWithAnotherStartInstantIsNotTheHolder() {
         try (ChildProcess reused = ChildProcess.sleeping()) {
-            String otherStart = ProcessHandle.of(reused.pid()).orElseThrow().info().startInstant().orElseThrow()
-                    .minusSeconds(3600).toString();
-            sidecar.register(Map.of("session_id", "old", "agent", "claude-code", "pid", reused.pid(), "pid_start", otherStart));
+            java.time.Instant otherStart = ProcessHandle.of(reused.pid()).orElseThrow().info().startInstant().orElseThrow()
+                    .minusSeconds(3600);
+            // A session whose agent exited and whose pid a new process now has: the API takes no start instant but the
+            // live process's own, so the session is placed as it was left.
+            sidecar.sidecar().baton().sessions().register(new dev.baton.session.Registration("old",
+                    dev.baton.session.AgentKind.CLAUDE_CODE, new dev.baton.session.ProcessIdentity(reused.pid(), otherStart),
+                    null, null, null, null, null));
             sidecar.register("b", "cli", null);
-            acquire("old", List.of(file("x")), 0);
+            sidecar.sidecar().baton().locks().acquire(dev.baton.lock.AcquireRequest.explicit("old", List.of(file("x")),
+                    Duration.ZERO));
             assertThat(sidecar.get("/v1/locks").body().path("locks")).hasSize(1);
 
             assertThat(acquire("b", List.of(file("x")), 0).body().path("all_acquired").asBoolean()).isTrue();
