@@ -60,7 +60,7 @@ final class LockTools {
                         this::release),
                 new Tool("lock_status", "Who holds which files",
                         "Show who holds files. With files: the holder of each one, or that it is free. Without: every"
-                                + " held lock, or only those of one session. Needs no key.",
+                                + " held lock, or only those of one session.",
                         Schema.object()
                                 .property("files", Schema.strings("Files to look up: absolute paths, or relative to cwd.", 1, MAX_FILES))
                                 .property("cwd", Schema.string("Directory relative paths start from.", 1, 4096))
@@ -74,7 +74,7 @@ final class LockTools {
     }
 
     private ToolResult acquire(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         List<String> files = canonical(args.strings("files"), cwd(args, session));
         AcquireOutcome outcome = baton.locks().acquire(AcquireRequest.explicit(session.id(), files,
                 Duration.ofSeconds(args.integer("wait_seconds", 0))));
@@ -97,7 +97,7 @@ final class LockTools {
     }
 
     private ToolResult release(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         ReleaseOutcome outcome = args.node("files").isTextual()
                 ? baton.locks().releaseAll(session.id(), ReleaseReason.RELEASED)
                 : baton.locks().release(session.id(), canonical(args.strings("files"), cwd(args, session)), ReleaseReason.RELEASED);
