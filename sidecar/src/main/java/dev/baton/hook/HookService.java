@@ -9,6 +9,7 @@ import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.negotiation.Negotiation;
 import dev.baton.session.ConnectionPeer;
+import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registered;
 import dev.baton.shell.ShellGuard;
 import dev.baton.shell.ShellSettings;
@@ -98,7 +99,7 @@ final class HookService {
     }
 
     private HookReply preTool(HookCall call, Dialect dialect, long ppid) {
-        SortedSet<String> files = lockable(call); // bad paths are refused before anything is registered
+        SortedSet<String> files = lockable(call, ppid); // bad paths are refused before anything is registered
         String session = sessions.ensure(call, ppid);
         if (files.isEmpty()) {
             return noticesFor(session, dialect, EventKind.PRE_TOOL);
@@ -124,7 +125,7 @@ final class HookService {
     }
 
     private HookReply postTool(HookCall call, Dialect dialect, long ppid) {
-        SortedSet<String> files = lockable(call);
+        SortedSet<String> files = lockable(call, ppid);
         String session = sessions.ensure(call, ppid);
         if (!files.isEmpty()) {
             baton.locks().editDone(session, files);
@@ -133,7 +134,7 @@ final class HookService {
     }
 
     private HookReply toolFailed(HookCall call, long ppid) {
-        SortedSet<String> files = lockable(call);
+        SortedSet<String> files = lockable(call, ppid);
         String session = sessions.ensure(call, ppid);
         if (!files.isEmpty()) {
             turnEnd.editFailed(session, files);
@@ -178,13 +179,16 @@ final class HookService {
         return HookReply.context(String.join("\n", notices.take(session)));
     }
 
-    /** The canonical files of the call that Baton locks, sorted and distinct. */
-    private SortedSet<String> lockable(HookCall call) {
+    /**
+     * The canonical files of the call that Baton locks, sorted and distinct. A path through {@code /proc/self} is the
+     * agent's: the agent's tool opens the file.
+     */
+    private SortedSet<String> lockable(HookCall call, long ppid) {
         String cwd = HookSessions.absoluteOrNull(call.cwd());
         SortedSet<String> files = new TreeSet<>();
         for (String raw : call.files()) {
-            String file = CanonicalPath.of(raw, cwd);
-            if (scope.locks(file)) {
+            String file = CanonicalPath.of(raw, cwd, () -> HookSessions.agentOf(ppid).map(ProcessIdentity::pid).orElse(0L));
+            if (scope.locks(file) || baton.locks().isAnotherPathToAHeldFile(file)) {
                 files.add(file);
             }
         }

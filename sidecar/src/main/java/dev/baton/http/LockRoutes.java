@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * File locks over HTTP: acquire, release, list, check, force-release, cleanup, history. Taking and releasing
@@ -57,7 +58,7 @@ final class LockRoutes {
     private void acquire(Context ctx) {
         AcquireBody body = Bodies.read(ctx, AcquireBody.class);
         String session = Callers.verify(baton, ctx, body.sessionId()).id();
-        List<String> files = canonical(body.files(), body.cwd());
+        List<String> files = canonical(body.files(), body.cwd(), Callers.self(ctx));
         int wait = body.waitSeconds() == null ? 0 : body.waitSeconds();
         if (wait < 0 || wait > MAX_WAIT_SECONDS) {
             throw BatonException.invalid("wait_seconds must be between 0 and " + MAX_WAIT_SECONDS + ", was " + wait);
@@ -80,7 +81,7 @@ final class LockRoutes {
             if (body.files() == null) {
                 throw BatonException.invalid("nothing to release: give 'files' (a non-empty list) or 'all': true");
             }
-            outcome = baton.locks().release(session, canonical(body.files(), body.cwd()), ReleaseReason.RELEASED);
+            outcome = baton.locks().release(session, canonical(body.files(), body.cwd(), Callers.self(ctx)), ReleaseReason.RELEASED);
         }
         Bodies.reply(ctx, outcome);
     }
@@ -88,7 +89,7 @@ final class LockRoutes {
     private void forceRelease(Context ctx) {
         ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
         String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation", body.actor());
-        String file = CanonicalPath.of(body.file(), body.cwd());
+        String file = CanonicalPath.of(body.file(), body.cwd(), Callers.self(ctx));
         Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
@@ -111,7 +112,7 @@ final class LockRoutes {
     }
 
     private void check(Context ctx) {
-        String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"));
+        String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
         Optional<Views.LockView> lock = baton.ledger().read(world -> world.lock(file).map(l -> Views.lock(baton, world, l)));
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
@@ -129,7 +130,7 @@ final class LockRoutes {
     private void history(Context ctx) {
         String target = ctx.queryParam("name") != null
                 ? "name:" + ctx.queryParam("name")
-                : CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"));
+                : CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
         int limit = Bodies.intQuery(ctx, "limit", 100, 1, 10_000);
         // The store has one connection, owned by the writer: read it under the ledger monitor.
         List<AuditEntry> entries = baton.ledger().read(world -> baton.ledger().store().history(target, limit));
@@ -143,13 +144,13 @@ final class LockRoutes {
         return sessionId;
     }
 
-    static List<String> canonical(List<String> files, String cwd) {
+    static List<String> canonical(List<String> files, String cwd, LongSupplier self) {
         if (files == null || files.isEmpty()) {
             throw BatonException.invalid("'files' must be a non-empty list of paths");
         }
         if (files.size() > MAX_FILES) {
             throw BatonException.invalid("at most " + MAX_FILES + " files per request, got " + files.size());
         }
-        return files.stream().map(file -> CanonicalPath.of(file, cwd)).toList();
+        return files.stream().map(file -> CanonicalPath.of(file, cwd, self)).toList();
     }
 }

@@ -13,8 +13,17 @@ public final class HeldMessage {
     }
 
     public static String of(String shownFile, Holder holder, Instant now) {
-        return of(shownFile, holder, now, "ask for it with `baton negotiate " + quoted(shownFile)
-                + " --reason \"…\"`, or work on something else and try again later");
+        return of(shownFile, holder, now, askStep(shownFile));
+    }
+
+    /** A blocked file that may be another path to the held file {@code shownHeldFile} (null when it is not). */
+    public static String of(String shownFile, String shownHeldFile, Holder holder, Instant now) {
+        return of(blockedFile(shownFile, shownHeldFile), holder, now, askStep(shownHeldFile == null ? shownFile : shownHeldFile));
+    }
+
+    private static String askStep(String shownFile) {
+        return "ask for it with `baton negotiate " + quoted(shownFile)
+                + " --reason \"…\"`, or work on something else and try again later";
     }
 
     /** The same with another next step (e.g. the state of a request the caller has made already). */
@@ -41,6 +50,12 @@ public final class HeldMessage {
         }
         text.append("); ").append(nextStep);
         return text.toString();
+    }
+
+    /** How a blocked file is named: as given, and when it is another path to a held file, which one. */
+    static String blockedFile(String shownFile, String shownHeldFile) {
+        return shownHeldFile == null ? shownFile
+                : shownFile + " (the same file as " + shownHeldFile + ", through a hard link or a bind mount)";
     }
 
     /**

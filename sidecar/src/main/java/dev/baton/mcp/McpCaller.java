@@ -51,6 +51,11 @@ final class McpCaller {
         return session;
     }
 
+    /** The pid a path through {@code /proc/self} means in this call: the MCP server's, a child of the agent. */
+    long self() {
+        return process().map(ProcessIdentity::pid).orElse(0L);
+    }
+
     private Optional<ProcessIdentity> process() {
         return Callers.process(ctx, hint("pid"), hint("ppid"));
     }

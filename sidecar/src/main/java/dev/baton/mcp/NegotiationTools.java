@@ -66,7 +66,7 @@ final class NegotiationTools {
 
     private ToolResult negotiate(ToolArgs args) {
         Session session = args.session();
-        String file = CanonicalPath.of(args.string("file"), LockTools.cwd(args, session));
+        String file = CanonicalPath.of(args.string("file"), LockTools.cwd(args, session), args.caller()::self);
         NegotiationOutcome outcome = baton.negotiations().negotiate(new NegotiationRequest(session.id(), file,
                 args.string("reason"), Urgency.parse(args.string("urgency")),
                 Duration.ofSeconds(args.integer("wait_seconds", 0))));
