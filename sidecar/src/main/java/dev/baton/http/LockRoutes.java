@@ -27,6 +27,9 @@ import java.util.function.LongSupplier;
  */
 final class LockRoutes {
 
+    /** The most audit entries one page of a file's history holds. */
+    static final int MAX_HISTORY_PAGE = 10_000;
+
     static final int MAX_FILES = 1000;
     static final int MAX_WAIT_SECONDS = 600;
 
@@ -127,14 +130,26 @@ final class LockRoutes {
         Bodies.reply(ctx, Map.of("freed", freed, "named_locks", named));
     }
 
+    /**
+     * A page of a file's (or named lock's) audit trail, newest first: {@code limit} entries (at most
+     * {@value #MAX_HISTORY_PAGE}) with ids below {@code before}; {@code next_before}, when present, asks for the page
+     * after it. No trail is cut short: a busy file's is read a page at a time.
+     */
     private void history(Context ctx) {
         String target = ctx.queryParam("name") != null
                 ? "name:" + ctx.queryParam("name")
                 : CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
-        int limit = Bodies.intQuery(ctx, "limit", 100, 1, 10_000);
+        int limit = Bodies.intQuery(ctx, "limit", 100, 1, MAX_HISTORY_PAGE);
+        long before = Bodies.longQuery(ctx, "before", Long.MAX_VALUE, 1, Long.MAX_VALUE);
         // The store has one connection, owned by the writer: read it under the ledger monitor.
-        List<AuditEntry> entries = baton.ledger().read(world -> baton.ledger().store().history(target, limit));
-        Bodies.reply(ctx, Map.of("file", target, "entries", entries));
+        List<AuditEntry> entries = baton.ledger().read(world -> baton.ledger().store().history(target, before, limit + 1));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("file", target);
+        reply.put("entries", entries.size() > limit ? entries.subList(0, limit) : entries);
+        if (entries.size() > limit) {
+            reply.put("next_before", entries.get(limit - 1).id());
+        }
+        Bodies.reply(ctx, reply);
     }
 
     static String requireSession(String sessionId) {

@@ -395,8 +395,77 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public synchronized List<AuditEntry> history(String target, int limit) {
-        return queryAudit("SELECT * FROM audit WHERE file = ? ORDER BY id DESC LIMIT ?", target, limit);
+    public synchronized List<AuditEntry> history(String target, long beforeId, int limit) {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT * FROM audit WHERE file = ? AND id < ? ORDER BY id DESC LIMIT ?")) {
+            query.setString(1, target);
+            query.setLong(2, beforeId);
+            query.setInt(3, limit);
+            return readAudit(query);
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Ids are row ids, handed out in order and never reused while the newest row stays, so the oldest rows are the
+     * lowest ids and their times grow with them: the cut is found by id (a binary search over row lookups) and the
+     * rows below it deleted as a range, without scanning the table.
+     */
+    @Override
+    public synchronized int pruneAudit(Instant before, long keepRows, int batch) {
+        try {
+            long[] range = auditRange();
+            if (range == null) {
+                return 0;
+            }
+            long newest = range[1];
+            long cut = Math.max(range[0], newest - keepRows + 1); // ids below are beyond the newest keepRows
+            cut = Math.max(cut, firstIdAtOrAfter(before, range[0], newest));
+            cut = Math.min(Math.min(cut, newest), range[0] + batch);
+            if (cut <= range[0]) {
+                return 0;
+            }
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM audit WHERE id < ?")) {
+                delete.setLong(1, cut);
+                return delete.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot prune the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    private long[] auditRange() throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT min(id), max(id) FROM audit");
+             ResultSet rs = query.executeQuery()) {
+            if (!rs.next()) {
+                return null;
+            }
+            long oldest = rs.getLong(1);
+            return rs.wasNull() ? null : new long[] {oldest, rs.getLong(2)};
+        }
+    }
+
+    /** The lowest id in [low, high] whose entry is at or after {@code before} (high when none is), by binary search. */
+    private long firstIdAtOrAfter(Instant before, long low, long high) throws SQLException {
+        try (PreparedStatement at = connection.prepareStatement("SELECT at_ms FROM audit WHERE id >= ? ORDER BY id LIMIT 1")) {
+            long lo = low;
+            long hi = high;
+            while (lo < hi) {
+                long mid = lo + (hi - lo) / 2;
+                at.setLong(1, mid);
+                long atMs;
+                try (ResultSet rs = at.executeQuery()) {
+                    atMs = rs.next() ? rs.getLong(1) : Long.MAX_VALUE;
+                }
+                if (atMs < before.toEpochMilli()) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
     }
 
     @Override
@@ -408,17 +477,21 @@ public final class SqliteStore implements Store {
         try (PreparedStatement query = connection.prepareStatement(sql)) {
             query.setObject(1, key);
             query.setInt(2, limit);
-            List<AuditEntry> entries = new ArrayList<>();
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    entries.add(new AuditEntry(rs.getLong("id"), Instants.read(rs, "at_ms"), rs.getString("action"),
-                            rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
-                }
-            }
-            return entries;
+            return readAudit(query);
         } catch (SQLException e) {
             throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
         }
+    }
+
+    private static List<AuditEntry> readAudit(PreparedStatement query) throws SQLException {
+        List<AuditEntry> entries = new ArrayList<>();
+        try (ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                entries.add(new AuditEntry(rs.getLong("id"), Instants.read(rs, "at_ms"), rs.getString("action"),
+                        rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
+            }
+        }
+        return entries;
     }
 
     @Override

@@ -341,6 +341,32 @@ class HttpApiTest {
     }
 
     @Test
+    void aBusyFilesHistoryIsReadWholeAPageAtATime() {
+        sidecar.register("a", "cli", null);
+        for (int i = 0; i < 130; i++) {
+            acquire("a", List.of(file("busy")), 0);
+            sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("busy"))));
+        }
+
+        List<Long> ids = new java.util.ArrayList<>();
+        String before = "";
+        int pages = 0;
+        while (true) {
+            JsonNode page = sidecar.get("/v1/history?file=" + file("busy") + "&limit=50" + before).body();
+            page.path("entries").forEach(entry -> ids.add(entry.path("id").asLong()));
+            pages++;
+            if (!page.hasNonNull("next_before")) {
+                break;
+            }
+            before = "&before=" + page.path("next_before").asLong();
+        }
+
+        assertThat(ids).hasSize(260).doesNotHaveDuplicates().isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(pages).isEqualTo(6);
+        assertThat(sidecar.get("/v1/history?file=" + file("busy") + "&before=0").status()).isEqualTo(400);
+    }
+
+    @Test
     void aSecondSidecarOnTheSameHomeRefusesToStart() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TempSidecar.start(home))
                 .hasMessageContaining("already running");
