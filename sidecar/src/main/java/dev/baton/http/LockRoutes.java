@@ -39,6 +39,7 @@ final class LockRoutes {
     record ReleaseBody(String sessionId, List<String> files, Boolean all, String cwd) {
     }
 
+    /** {@code actor} is what older clients send as their name; it is accepted and not used (see {@link Supervisor}). */
     record ForceReleaseBody(String file, String cwd, String actor) {
     }
 
@@ -91,7 +92,7 @@ final class LockRoutes {
 
     private void forceRelease(Context ctx) {
         ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
-        String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation", body.actor());
+        String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation");
         String file = CanonicalPath.of(body.file(), body.cwd(), Callers.self(ctx));
         Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
         Map<String, Object> reply = new LinkedHashMap<>();

@@ -149,7 +149,7 @@ class CoordinationCliTest {
         assertThat(forced.out()).contains("(it was held by session session-a)");
         Run history = baton("history", app, "--json");
         assertThat(history.json().path("entries").get(0).path("actor").asText())
-                .startsWith("supervisor alice (pid " + ProcessHandle.current().pid());
+                .startsWith("supervisor (pid " + ProcessHandle.current().pid());
 
         assertThat(baton("force-release", app, "--supervisor", "--session", b.id()).err()).contains("acts for no session");
     }

@@ -336,7 +336,7 @@ class HttpApiTest {
         assertThat(reply.path("released").asBoolean()).isTrue();
         assertThat(reply.path("previous_holder").asText()).isEqualTo("a");
         JsonNode history = sidecar.get("/v1/history?file=" + file("x")).body().path("entries");
-        assertThat(history.get(0).path("actor").asText()).startsWith("supervisor dashboard (pid " + ProcessHandle.current().pid());
+        assertThat(history.get(0).path("actor").asText()).startsWith("supervisor (pid " + ProcessHandle.current().pid());
         assertThat(history.get(0).path("reason").asText()).isEqualTo("forced");
     }
 
