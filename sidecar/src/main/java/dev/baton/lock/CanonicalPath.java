@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import dev.baton.state.BatonException;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -11,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,6 +32,7 @@ public final class CanonicalPath {
     private static final int MAX_LINKS = 40;
     private static final Path ROOT = Path.of("/");
     private static final Path PROC = Path.of("/proc");
+    private static final Path DEV = Path.of("/dev");
 
     private CanonicalPath() {
     }
@@ -73,13 +76,48 @@ public final class CanonicalPath {
         } catch (InvalidPathException e) {
             throw BatonException.invalid("'" + printable(raw) + "' is not a valid path: " + e.getReason());
         }
-        Path key = resolve(path, raw, caller);
+        Path absolute = path;
+        Path key = withoutSymlinks(absolute).orElseGet(() -> resolve(absolute, raw, caller));
         if (key.startsWith(PROC)) {
             throw BatonException.invalid("'" + printable(raw) + "' is " + printable(key.toString()) + ", a file of a"
                     + " process rather than a file in a repository (a pipe, a socket, or a process Baton cannot look"
                     + " into); give the file's own path");
         }
         return key.toString();
+    }
+
+    /**
+     * The usual case, answered by the system's own {@code realpath} (one call): the path, when no name on it is a
+     * symlink, so that its real spelling is its normalised one. A path into {@code /proc} or {@code /dev}, one with
+     * a symlink on the way (which could lead into {@code /proc/self}), and one with {@code ..} (which a symlink
+     * before it would move) are left to {@link #resolve}.
+     */
+    private static Optional<Path> withoutSymlinks(Path absolute) {
+        Path normalised = absolute.normalize();
+        if (normalised.startsWith(PROC) || normalised.startsWith(DEV)) {
+            return Optional.empty();
+        }
+        for (Path name : absolute) {
+            if (name.toString().equals("..")) {
+                return Optional.empty();
+            }
+        }
+        try {
+            Path existing = normalised;
+            Path firstMissing = null;
+            while (existing.getParent() != null && !Files.exists(existing)) { // answers without an exception
+                firstMissing = existing;
+                existing = existing.getParent();
+            }
+            // java.io's canonical form resolves in native code, where NIO's toRealPath would throw for a missing name.
+            if (!Path.of(new File(existing.toString()).getCanonicalPath()).equals(existing)) {
+                return Optional.empty();
+            }
+            // A name that does not seem to exist may be a symlink to nowhere (or a loop): writing it creates its target.
+            return firstMissing != null && Files.isSymbolicLink(firstMissing) ? Optional.empty() : Optional.of(normalised);
+        } catch (IOException | InvalidPathException e) {
+            return Optional.empty(); // a loop or the like: the walk below says what
+        }
     }
 
     /**
