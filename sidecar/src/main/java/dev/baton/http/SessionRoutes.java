@@ -27,6 +27,9 @@ final class SessionRoutes {
                         String repoRoot, String name, String parentId) {
     }
 
+    /** Ids of terminals' CLI sessions, found by the shell's process; the rest of such an id is random. */
+    static final String CLI_PREFIX = "cli-";
+
     private final Baton baton;
 
     SessionRoutes(Baton baton) {
@@ -69,8 +72,13 @@ final class SessionRoutes {
         if (body.sessionId() != null && baton.sessions().find(body.sessionId()).isPresent()) {
             Callers.verify(baton, ctx, body.sessionId()); // refreshing a session is acting for it
         }
-        Registered registered = baton.sessions().register(new Registration(body.sessionId(), agent, process,
-                body.host(), cwd, repoRoot, body.name(), body.parentId()));
+        Registration registration = new Registration(body.sessionId(), agent, process, body.host(), cwd, repoRoot,
+                body.name(), body.parentId());
+        // A terminal's CLI session is its shell's: found by that process, else made under an id no one can guess.
+        Registered registered = body.sessionId() == null && agent == AgentKind.CLI && process != null
+                && body.parentId() == null
+                ? baton.sessions().registerForProcess(CLI_PREFIX, registration)
+                : baton.sessions().register(registration);
         Map<String, Object> reply = new java.util.LinkedHashMap<>();
         reply.put("session", view(registered.session()));
         reply.put("created", registered.created());
