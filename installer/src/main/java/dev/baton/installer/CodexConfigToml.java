@@ -60,7 +60,7 @@ final class CodexConfigToml {
             "BATON_HEARTBEAT_TTL", "BATON_DEADLOCK_POLICY", "BATON_DENIED_WAIT_SECONDS", "BATON_EVENT_RETENTION",
             "BATON_EVENT_CLIENT_QUEUE", "BATON_IGNORE", "BATON_LOCK_OUTSIDE_REPOS", "BATON_SHELL",
             "BATON_SHELL_AFTER_CHECK", "BATON_SHELL_ALLOW", "BATON_SHELL_DENY", "BATON_SHELL_GIT_TIMEOUT_MS",
-            "BATON_SHELL_INDEX_WAIT_MS");
+            "BATON_SHELL_INDEX_WAIT_MS", "BATON_AUDIT_MAX_AGE", "BATON_AUDIT_MAX_ROWS");
 
     /**
      * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the hook script may be
