@@ -115,6 +115,27 @@ class ClaudeCodeIT {
         }
     }
 
+    /**
+     * The install writes {@code onFailure: "block"} on the edit and shell tools' hook: a hook that cannot even start
+     * (its script gone, as after a half-done uninstall) then blocks the edit instead of letting it through unchecked.
+     */
+    @Test
+    void anEditWhoseHookCannotStartIsBlockedNotLetThrough() throws Exception {
+        try (Machine machine = new Machine(root)) {
+            machine.install("--claude");
+            java.nio.file.Files.delete(machine.home.resolve(".local/share/baton/hooks/baton-hook"));
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "Unchecked.txt"), "content", "unchecked\n")),
+                    Step.say("Done.")));
+                 Claude claude = new Claude(machine, model)) {
+                claude.prompt("Write Unchecked.txt.");
+
+                assertThat(machine.read("Unchecked.txt")).as(machine.explain(model)).isNull();
+                assertThat(model.everythingSent()).as(machine.explain(model)).containsIgnoringCase("hook");
+            }
+        }
+    }
+
     @Test
     void aSessionWithTheOptOutSetEditsAHeldFileUnchecked() {
         try (Machine machine = new Machine(root)) {

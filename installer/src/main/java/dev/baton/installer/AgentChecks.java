@@ -88,9 +88,17 @@ final class AgentChecks {
             List<String> missing = agent == Agent.COPILOT
                     ? CopilotHooks.missingEvents(entry.tree())
                     : GroupedHooks.missingEvents(entry.tree(), HookEvents.of(agent));
-            if (missing.isEmpty()) {
+            List<String> notBlocking = agent == Agent.COPILOT ? List.of()
+                    : GroupedHooks.eventsNotBlockingOnFailure(entry.tree(), HookEvents.of(agent));
+            if (missing.isEmpty() && notBlocking.isEmpty()) {
                 complete.add(entry);
                 checks.add(Check.ok(subject, "all " + total + " events in " + entry.file()));
+            } else if (missing.isEmpty()) {
+                complete.add(entry);
+                checks.add(Check.problem(subject, entry.file() + ": Baton's " + String.join(", ", notBlocking) + " hook"
+                        + " lacks \"" + GroupedHooks.ON_FAILURE + "\": \"" + GroupedHooks.BLOCK + "\", so "
+                        + agent.displayName() + " runs an edit or command whose hook could not start or timed out",
+                        installCommand(agent, entry.scope())));
             } else if (missing.size() < total) {
                 checks.add(Check.problem(subject, entry.file() + " lacks Baton's hook for " + String.join(", ", missing),
                         installCommand(agent, entry.scope())));

@@ -15,6 +15,10 @@ import java.util.Map;
  */
 final class GroupedHooks {
 
+    /** Claude Code's hook field saying what a failed hook (not started, timed out, odd exit) does to the tool call. */
+    static final String ON_FAILURE = "onFailure";
+    static final String BLOCK = "block";
+
     private GroupedHooks() {
     }
 
@@ -108,6 +112,25 @@ final class GroupedHooks {
         return missing;
     }
 
+    /** The events whose Baton hook should block the tool call when it fails, and does not say so. */
+    static List<String> eventsNotBlockingOnFailure(ObjectNode settings, HookEvents wanted) {
+        JsonNode hooks = settings.path("hooks");
+        List<String> open = new ArrayList<>();
+        for (HookEvents.EventHook eventHook : wanted.events()) {
+            if (!eventHook.blocksOnFailure()) {
+                continue;
+            }
+            for (JsonNode group : hooks.path(eventHook.event())) {
+                for (JsonNode hook : group.path("hooks")) {
+                    if (HookCommand.isBatons(hook.get("command")) && !BLOCK.equals(hook.path(ON_FAILURE).asText())) {
+                        open.add(eventHook.event());
+                    }
+                }
+            }
+        }
+        return open.stream().distinct().toList();
+    }
+
     /**
      * The group without Baton's hooks: the same instance when it has none, a copy when it has others too,
      * and null when Baton's were all it held.
@@ -154,10 +177,13 @@ final class GroupedHooks {
         if (eventHook.matcher() != null) {
             group.put("matcher", eventHook.matcher());
         }
-        group.putArray("hooks").addObject()
+        ObjectNode hook = group.putArray("hooks").addObject()
                 .put("type", "command")
                 .put("command", HookCommand.line(script, dialect, eventHook.event()))
                 .put("timeout", eventHook.timeout());
+        if (eventHook.blocksOnFailure()) {
+            hook.put(ON_FAILURE, BLOCK);
+        }
         return group;
     }
 }

@@ -11,8 +11,16 @@ import java.util.List;
  */
 record HookEvents(String dialect, List<EventHook> events) {
 
-    /** One event; {@code matcher} is null for events that are not about a tool; the timeout is in the CLI's unit. */
-    record EventHook(String event, String matcher, int timeout) {
+    /**
+     * One event; {@code matcher} is null for events that are not about a tool; the timeout is in the CLI's unit.
+     * {@code blocksOnFailure}: the CLI is told to block the tool call when the hook cannot start, times out or exits
+     * with a code the hook protocol does not know (Claude Code's {@code onFailure: "block"}, 2.1.295 and later).
+     */
+    record EventHook(String event, String matcher, int timeout, boolean blocksOnFailure) {
+
+        EventHook(String event, String matcher, int timeout) {
+            this(event, matcher, timeout, false);
+        }
     }
 
     static final String CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell";
@@ -20,9 +28,15 @@ record HookEvents(String dialect, List<EventHook> events) {
     static final String CODEX_TOOLS = "apply_patch|Edit|Write|Bash|exec_command|shell|local_shell";
     static final String GEMINI_TOOLS = "write_file|replace|run_shell_command";
 
-    /** Claude Code: timeouts in seconds. PermissionDenied and PostToolUseFailure end an edit that never happened. */
+    /**
+     * Claude Code: timeouts in seconds. PermissionDenied and PostToolUseFailure end an edit that never happened. The
+     * PreToolUse hook, which guards the edit and shell tools, blocks the call whenever it fails: without that, Claude
+     * Code runs the tool after a hook that could not start or timed out. The other CLIs have no such setting (Copilot
+     * CLI 1.0 denies a tool whose preToolUse hook errors on its own; Codex CLI 0.171 and Gemini CLI 0.61 run it), so
+     * for them the script's own bound is what makes an edit fail closed.
+     */
     static final HookEvents CLAUDE = new HookEvents("claude", List.of(
-            new EventHook("PreToolUse", CLAUDE_TOOLS, 30),
+            new EventHook("PreToolUse", CLAUDE_TOOLS, 30, true),
             new EventHook("PostToolUse", CLAUDE_TOOLS, 30),
             new EventHook("PostToolUseFailure", CLAUDE_TOOLS, 30),
             new EventHook("PermissionDenied", CLAUDE_TOOLS, 30),

@@ -38,6 +38,8 @@ class ClaudeSettingsInstallTest extends MachineFixture {
             assertThat(group.get("matcher").asText()).isEqualTo("Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell");
             assertThat(group.at("/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " claude " + event);
             assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(30);
+            assertThat(group.at("/hooks/0/onFailure").asText(null)).as(event)
+                    .isEqualTo(event.equals("PreToolUse") ? "block" : null);
         }
         for (String event : List.of("Stop", "SubagentStop", "SessionStart", "SessionEnd")) {
             JsonNode group = settings.at("/hooks/" + event + "/0");

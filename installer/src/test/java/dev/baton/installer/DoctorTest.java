@@ -96,6 +96,27 @@ class DoctorTest extends MachineFixture {
     }
 
     @Test
+    void aClaudeEditHookThatDoesNotBlockOnFailureIsAProblemWithItsFix() throws Exception {
+        startSidecar(200, "{\"status\":\"ok\",\"version\":\"0.1.0\"}");
+        machine.install(Scope.USER);
+        ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
+        ((ObjectNode) settings.at("/hooks/PreToolUse/0/hooks/0")).remove("onFailure"); // as an older install wrote it
+        write(machine.userSettings(), JsonText.render(settings));
+
+        StringWriter out = new StringWriter();
+        int exit = Doctor.report(doctor().run(), new PrintWriter(out));
+
+        assertThat(out.toString())
+                .contains("✘ Claude hooks     " + machine.userSettings() + ": Baton's PreToolUse hook lacks"
+                        + " \"onFailure\": \"block\", so Claude Code runs an edit or command whose hook could not start"
+                        + " or timed out\n    fix: baton install --claude --scope user\n")
+                .contains("1 problem found.");
+        assertThat(exit).isEqualTo(1);
+        machine.install(Scope.USER);
+        assertThat(Doctor.report(doctor().run(), new PrintWriter(new StringWriter()))).isZero();
+    }
+
+    @Test
     void aSidecarThatAnswersWithAnErrorIsAProblem() throws Exception {
         startSidecar(503, "{\"error\":{\"code\":\"STARTING\",\"message\":\"opening the database\"}}");
         machine.install(Scope.USER);

@@ -91,35 +91,46 @@ final class CallerSession {
         return Duration.between(Instant.parse(recorded), actual).abs().compareTo(START_TOLERANCE) <= 0;
     }
 
-    /** Who the caller is without registering anything: explicit, an agent ancestor, or its shell. */
+    /**
+     * Who the caller is without registering anything: explicit, an agent ancestor, or its shell's session if it has
+     * one; null when it has none.
+     */
     static String identify(SidecarClient client, String explicit) {
         if (explicit != null && !explicit.isBlank()) {
             return explicit;
         }
-        return agentAncestor(client).orElseGet(CallerSession::shellSessionId);
+        return agentAncestor(client).or(() -> shellSessionIfAny(client)).orElse(null);
     }
 
     private static ProcessHandle shell() {
         return ProcessHandle.current().parent().orElse(ProcessHandle.current());
     }
 
-    static String shellSessionId() {
+    /** The CLI session registered for this shell, found by its process (pid and start instant). */
+    private static Optional<String> shellSessionIfAny(SidecarClient client) {
         ProcessHandle shell = shell();
-        long started = shell.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-        return "cli-" + shell.pid() + "-" + started;
+        Instant started = shell.info().startInstant().orElse(null);
+        for (JsonNode session : client.get("/v1/sessions").path("sessions")) {
+            if ("cli".equals(session.path("agent").asText()) && session.path("pid").asLong(-1) == shell.pid()
+                    && sameStart(session.path("pid_start").asText(null), started)) {
+                return Optional.of(session.path("id").asText());
+            }
+        }
+        return Optional.empty();
     }
 
+    /**
+     * This shell's CLI session: the sidecar finds the one registered for the shell's process, or registers one under
+     * an id no other process can guess and take first.
+     */
     private static String shellSession(SidecarClient client) {
         ProcessHandle shell = shell();
-        String id = shellSessionId();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("session_id", id);
         body.put("agent", "cli");
         body.put("pid", shell.pid());
         body.put("host", hostName());
         body.put("cwd", System.getProperty("user.dir"));
-        client.post("/v1/sessions", body, Duration.ofSeconds(10));
-        return id;
+        return client.post("/v1/sessions", body, Duration.ofSeconds(10)).path("session").path("id").asText();
     }
 
     static String hostName() {

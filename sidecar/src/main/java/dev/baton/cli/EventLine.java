@@ -34,7 +34,12 @@ final class EventLine {
                         + optional(", ", s.path("name")) + ")";
             }
             case "session.ended" -> {
-                return data.path("session_id").asText() + " (" + data.path("reason").asText() + ")";
+                return data.path("session_id").asText() + " (" + data.path("reason").asText()
+                        + optional(", by ", data.path("actor")) + ")";
+            }
+            case "security.impersonation_refused" -> {
+                return data.path("by").asText("an unknown process") + " tried to act as "
+                        + data.path("session_id").asText("a session") + ": " + data.path("attempt").asText();
             }
             case "lock.acquired", "lock.updated" -> {
                 JsonNode lock = data.path("lock");

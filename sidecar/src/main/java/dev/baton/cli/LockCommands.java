@@ -1,6 +1,8 @@
 package dev.baton.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.http.Json;
 import java.io.PrintWriter;
@@ -229,16 +231,36 @@ final class LockCommands {
 
     @Command(name = "history", description = "The audit trail of one file: who took it, released it, was denied it.")
     static final class History extends SidecarCommands implements Callable<Integer> {
+        /** Entries asked for per request; the sidecar pages a trail, so --limit has no ceiling. */
+        private static final int PAGE = 1000;
+
         @Spec CommandSpec spec;
         @Parameters(paramLabel = "FILE") String file;
-        @Option(names = "--limit", defaultValue = "50") int limit;
+        @Option(names = "--limit", defaultValue = "50", description = "Show the newest N entries (default 50).")
+        int limit;
 
         @Override
         public Integer call() {
-            if (limit < 1 || limit > 10_000) {
-                throw new CliException("--limit must be between 1 and 10000");
+            if (limit < 1) {
+                throw new CliException("--limit must be 1 or more");
             }
-            JsonNode reply = client().get("/v1/history?file=" + encode(file) + "&cwd=" + encode(cwd()) + "&limit=" + limit);
+            SidecarClient client = client();
+            ArrayNode entries = JsonNodeFactory.instance.arrayNode();
+            String target = null;
+            String before = "";
+            while (entries.size() < limit) {
+                JsonNode page = client.get("/v1/history?file=" + encode(file) + "&cwd=" + encode(cwd()) + "&limit="
+                        + Math.min(PAGE, limit - entries.size()) + before);
+                target = page.path("file").asText();
+                entries.addAll((ArrayNode) page.path("entries"));
+                if (!page.hasNonNull("next_before")) {
+                    break;
+                }
+                before = "&before=" + page.path("next_before").asLong();
+            }
+            ObjectNode reply = JsonNodeFactory.instance.objectNode();
+            reply.put("file", target);
+            reply.set("entries", entries);
             PrintWriter out = spec.commandLine().getOut();
             Output.print(out, reply, json, () -> {
                 if (reply.path("entries").isEmpty()) {

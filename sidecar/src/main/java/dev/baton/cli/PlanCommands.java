@@ -72,6 +72,10 @@ final class PlanCommands implements Runnable {
         public Integer call() {
             SidecarClient client = client();
             String who = session != null ? session : CallerSession.identify(client, null);
+            if (who == null) {
+                throw new CliException("this shell has no Baton session yet (it gets one at its first `baton acquire`,"
+                        + " `release`, `negotiate` or `plan set`); name one: baton plan show SESSION");
+            }
             JsonNode reply = client.get("/v1/plans/" + LockCommands.encode(who));
             PrintWriter out = spec.commandLine().getOut();
             Output.print(out, reply, json, () -> print(out, reply));

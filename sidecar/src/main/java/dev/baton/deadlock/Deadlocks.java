@@ -29,6 +29,8 @@ public final class Deadlocks {
     private final Ledger ledger;
     private final DeadlockSettings settings;
     private final WaitForGraph graph = new WaitForGraph();
+    /** The window end each open denied-edit wait was last audited with; changed under the ledger only. */
+    private final java.util.Map<String, Instant> recordedUntil = new java.util.HashMap<>();
     private final DeadlockDetector detector;
     private final ScheduledExecutorService expiry;
 
@@ -96,6 +98,7 @@ public final class Deadlocks {
                 if (open && graph.get(wait.waiter(), wait.file(), WaitKind.DENIED).isEmpty()) {
                     Wait restored = new Wait(wait.waiter(), wait.file(), WaitKind.DENIED, tx.now());
                     graph.put(tx, restored, wait.until());
+                    recordedUntil.put(recordKey(wait.waiter(), wait.file()), wait.until());
                     tx.record(new Change.WaitStarted(restored));
                 }
             }
@@ -290,11 +293,10 @@ public final class Deadlocks {
     }
 
     private void startWait(Transaction tx, String waiter, String file, WaitKind kind, Instant expiresAt) {
-        if (kind == WaitKind.DENIED) {
-            tx.audit(DENIED_WAIT_ACTION, waiter, file, expiresAt.toString(),
-                    tx.world().lock(file).map(FileLock::sessionId).orElse(null));
-        }
         Optional<Wait> known = graph.get(waiter, file, kind);
+        if (kind == WaitKind.DENIED) {
+            recordDeniedWait(tx, waiter, file, expiresAt, known.isEmpty());
+        }
         if (known.isPresent()) {
             if (expiresAt != null) {
                 graph.put(tx, known.get(), expiresAt);
@@ -309,6 +311,41 @@ public final class Deadlocks {
     private void endWait(Transaction tx, Wait wait, String how) {
         graph.remove(tx, wait);
         tx.record(new Change.WaitEnded(wait, how));
+        if (wait.kind() == WaitKind.DENIED) {
+            String key = recordKey(wait.waiter(), wait.file());
+            Instant before = recordedUntil.remove(key);
+            if (before != null) {
+                tx.onRollback(() -> recordedUntil.put(key, before));
+            }
+        }
+    }
+
+    /**
+     * Audits a denied-edit wait with the end of its window, so that it survives a restart: once when it starts, and
+     * again only when a later denial has moved its end more than half a window past the one recorded. An agent denied
+     * again and again (it retries, or its waiting acquire keeps meeting the deadlock) writes about one entry a minute,
+     * not one per denial, and a restart brings its wait back with at least half its window.
+     */
+    private void recordDeniedWait(Transaction tx, String waiter, String file, Instant until, boolean started) {
+        String key = recordKey(waiter, file);
+        Instant recorded = recordedUntil.get(key);
+        if (!started && recorded != null && !recorded.plus(settings.deniedWindow().dividedBy(2)).isBefore(until)) {
+            return;
+        }
+        tx.audit(DENIED_WAIT_ACTION, waiter, file, until.toString(),
+                tx.world().lock(file).map(FileLock::sessionId).orElse(null));
+        recordedUntil.put(key, until);
+        tx.onRollback(() -> {
+            if (recorded == null) {
+                recordedUntil.remove(key);
+            } else {
+                recordedUntil.put(key, recorded);
+            }
+        });
+    }
+
+    private static String recordKey(String waiter, String file) {
+        return waiter + '\u0000' + file;
     }
 
     private static boolean holds(World world, String sessionId, String file) {

@@ -78,6 +78,12 @@ final class ChangeEvents {
             } else if (change instanceof Change.Audited audited && "deny".equals(audited.entry().action())) {
                 drafts.add(draft("lock.denied", "file", audited.entry().file(), "session_id", audited.entry().sessionId(),
                         "holder", audited.entry().actor()));
+            } else if (change instanceof Change.Audited audited && "impersonation-refused".equals(audited.entry().action())) {
+                drafts.add(draft("security.impersonation_refused", "session_id", audited.entry().sessionId(),
+                        "attempt", audited.entry().reason(), "by", audited.entry().actor()));
+            } else if (change instanceof Change.Audited audited && "session-end".equals(audited.entry().action())
+                    && audited.entry().actor() != null) {
+                endedBy(drafts, audited.entry().sessionId(), audited.entry().actor());
             } else if (change instanceof Change.Audited audited && "shell-write-conflict".equals(audited.entry().action())) {
                 drafts.add(draft("shell.write_conflict", "file", audited.entry().file(), "session_id",
                         audited.entry().sessionId(), "holder", audited.entry().actor(), "command", audited.entry().reason()));
@@ -102,6 +108,18 @@ final class ChangeEvents {
         stale.values().forEach(cleaning -> drafts.add(draft("stale.cleaned", "session_id", cleaning.sessionId,
                 "reason", cleaning.reason.wireName(), "files", cleaning.files)));
         return drafts;
+    }
+
+    /** Names who ended a session (the supervisor) on its session.ended event, written just before in this transaction. */
+    @SuppressWarnings("unchecked")
+    private static void endedBy(List<Draft> drafts, String sessionId, String actor) {
+        for (int i = drafts.size() - 1; i >= 0; i--) {
+            Draft draft = drafts.get(i);
+            if (draft.kind().equals("session.ended") && sessionId.equals(((Map<String, Object>) draft.data()).get("session_id"))) {
+                ((Map<String, Object>) draft.data()).put("actor", actor);
+                return;
+            }
+        }
     }
 
     private void sessionSaved(Transaction tx, Session session, List<Draft> drafts) {

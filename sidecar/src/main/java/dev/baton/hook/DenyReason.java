@@ -33,11 +33,12 @@ final class DenyReason {
         String held = blocked.stream()
                 .map(result -> {
                     String shown = shown(result.file(), base);
+                    String heldFile = result.sameFileAs() == null ? null : shown(result.sameFileAs(), base);
                     if (ownSubagents.contains(result.holder().session())) {
-                        return heldByOwnSubagent(shown, result.holder().session());
+                        return heldByOwnSubagent(heldFile == null ? shown : heldFile, result.holder().session());
                     }
                     Negotiation asked = pending.get(result.file());
-                    return asked == null ? HeldMessage.of(shown, result.holder(), now)
+                    return asked == null ? HeldMessage.of(shown, heldFile, result.holder(), now)
                             : HeldMessage.of(shown, result.holder(), now, pendingStep(asked, shown, now));
                 })
                 .collect(Collectors.joining(". "));

@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * The hook script behind a hook call, as the kernel reports it: the process holding the connection and its
- * parent, which is the pid the agent's session is found from. The {@code pid} and {@code ppid} the script sends
- * are only hints for where to look (the script's own pid saves a scan of every process); where the kernel cannot
- * name the connection's process (not Linux), the ppid is taken as sent.
+ * parent, where the walk up to the agent starts. The {@code pid} and {@code ppid} the script sends are only hints
+ * for where to look (the connection's own process saves a scan of every process); where the kernel cannot name the
+ * connection's process (not Linux), the ppid is taken as sent.
  */
 record HookCaller(long ppid, ConnectionPeer peer) {
 

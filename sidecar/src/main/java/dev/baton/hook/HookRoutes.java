@@ -14,9 +14,10 @@ import java.util.function.Consumer;
 
 /**
  * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini&event=EVENT&pid=PID&ppid=PID[&script=PATH]}, body: the
- * agent's raw hook payload (bearer token required, like every route). {@code pid} and {@code ppid} are the script's
- * own pid and its parent's: hints of where the kernel's view of the connection is looked up, never proof.
- * {@code script} is where the hook script is, for a shell command the hook rewrites to run through it.
+ * agent's raw hook payload (bearer token required, like every route). {@code pid} is the process that holds the
+ * connection (the forked copy of the script that does its exchange) and {@code ppid} its parent, the script: hints
+ * of where the kernel's view of the connection is looked up, never proof. {@code script} is where the hook script
+ * is, for a shell command the hook rewrites to run through it.
  *
  * <p>The reply is shaped so that the bash hook script can act on it without parsing JSON: status 200, header
  * {@code X-Baton-Exit: N} (the exit code the script must return), header {@code X-Baton-Stream: stderr} when the

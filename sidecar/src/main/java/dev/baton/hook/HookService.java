@@ -81,8 +81,9 @@ final class HookService {
         HookCall call = dialect.read(payload, request.event());
         if (call.event() != EventKind.OTHER) {
             String main = sessions.mainIdIfKnown(call, request.ppid());
-            if (main != null) {
-                baton.sessions().requireHookCaller(main, request.caller(), request.ppid() > 0);
+            if (main != null && baton.sessions().requireHookCaller(main, request.caller(),
+                    () -> HookSessions.agentOf(request.ppid()))) {
+                sessions.resume(call, request.ppid());
             }
         }
         HookReply reply = shell.handles(call) ? shell.handle(call, payload, dialect, request.ppid(), request.script())
@@ -113,11 +114,11 @@ final class HookService {
         Registered registered = sessions.start(call, ppid);
         String id = registered.session().id();
         String extra = String.join("\n", dialect.carriesContext(EventKind.SESSION_START) ? notices.take(id) : List.of());
-        return HookReply.context(SessionIntro.text(id, registered.key()) + (extra.isEmpty() ? "" : "\n\n" + extra));
+        return HookReply.context(SessionIntro.text(id) + (extra.isEmpty() ? "" : "\n\n" + extra));
     }
 
     private HookReply preTool(HookCall call, Dialect dialect, long ppid) {
-        SortedSet<String> files = lockable(call); // bad paths are refused before anything is registered
+        SortedSet<String> files = lockable(call, ppid); // bad paths are refused before anything is registered
         String session = sessions.ensure(call, ppid);
         if (files.isEmpty()) {
             return noticesFor(session, dialect, EventKind.PRE_TOOL);
@@ -147,7 +148,7 @@ final class HookService {
     }
 
     private HookReply postTool(HookCall call, Dialect dialect, long ppid) {
-        SortedSet<String> files = lockable(call);
+        SortedSet<String> files = lockable(call, ppid);
         String session = sessions.ensure(call, ppid);
         if (!files.isEmpty()) {
             baton.locks().editDone(session, files);
@@ -156,7 +157,7 @@ final class HookService {
     }
 
     private HookReply toolFailed(HookCall call, long ppid) {
-        SortedSet<String> files = lockable(call);
+        SortedSet<String> files = lockable(call, ppid);
         String session = sessions.ensure(call, ppid);
         if (!files.isEmpty()) {
             turnEnd.editFailed(session, files);
@@ -225,13 +226,16 @@ final class HookService {
         return dir == null ? null : Path.of(CanonicalPath.of(dir, null));
     }
 
-    /** The canonical files of the call that Baton locks, sorted and distinct. */
-    private SortedSet<String> lockable(HookCall call) {
+    /**
+     * The canonical files of the call that Baton locks, sorted and distinct. A path through {@code /proc/self} is the
+     * agent's: the agent's tool opens the file.
+     */
+    private SortedSet<String> lockable(HookCall call, long ppid) {
         String cwd = HookSessions.absoluteOrNull(call.cwd());
         SortedSet<String> files = new TreeSet<>();
         for (String raw : call.files()) {
-            String file = CanonicalPath.of(raw, cwd);
-            if (scope.locks(file)) {
+            String file = CanonicalPath.of(raw, cwd, () -> HookSessions.agentOf(ppid).map(ProcessIdentity::pid).orElse(0L));
+            if (scope.locks(file) || baton.locks().isAnotherPathToAHeldFile(file)) {
                 files.add(file);
             }
         }

@@ -4,8 +4,10 @@ import dev.baton.git.RepoRoot;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registered;
 import dev.baton.session.Registration;
+import dev.baton.session.Session;
 import dev.baton.session.SessionRegistry;
 import dev.baton.state.BatonException;
+import dev.baton.state.ErrorCode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,9 +16,13 @@ import java.util.Optional;
 /**
  * Turns the agent's view of who is calling into a registered session: a session that never sent
  * SessionStart is registered on its first event, a Claude Code subagent is a session of its own inside its
- * parent's, and a Copilot payload without a sessionId belongs to its agent process.
+ * parent's (made only from the parent's own hook calls), and a Copilot payload without a sessionId belongs to its
+ * agent process, under an id no other process can guess and take first.
  */
 final class HookSessions {
+
+    /** Ids of sessions known by their agent process alone; the rest of such an id is random. */
+    static final String FALLBACK_PREFIX = "copilot-";
 
     private final SessionRegistry sessions;
     private final String host;
@@ -29,16 +35,23 @@ final class HookSessions {
     /** The id of the session the call acts for (a subagent's own), registering it and its parent if needed. */
     String ensure(HookCall call, long ppid) {
         AgentLookup agent = new AgentLookup(ppid);
-        String main = mainId(call, agent);
-        if (sessions.find(main).isEmpty()) {
+        String main = call.sessionId() != null ? call.sessionId() : null;
+        if (main == null) {
+            main = sessions.registerForProcess(FALLBACK_PREFIX, registration(null, call, agent.required(), null))
+                    .session().id();
+        } else if (sessions.find(main).isEmpty()) {
             sessions.register(registration(main, call, agent, null));
         }
         if (call.subagentId() == null) {
             return main;
         }
         String sub = subagentOf(main, call.subagentId());
-        if (sessions.find(sub).isEmpty()) {
+        Optional<Session> known = sessions.find(sub);
+        if (known.isEmpty()) {
             sessions.register(registration(sub, call, agent, main));
+        } else if (!main.equals(known.get().parentId())) {
+            throw new BatonException(ErrorCode.CONFLICT, "session " + sub + " is registered, but not as a subagent of "
+                    + Session.shortId(main) + "; a subagent's session is made only by its parent's own hook calls");
         }
         return sub;
     }
@@ -48,36 +61,47 @@ final class HookSessions {
         return main + "/" + agentId;
     }
 
+    /** Registers the main session again for the agent process that resumed it, its first agent having exited. */
+    void resume(HookCall call, long ppid) {
+        AgentLookup agent = new AgentLookup(ppid);
+        sessions.register(registration(mainIdIfKnown(call, ppid), call, agent.required(), null));
+    }
+
     /** Registers (or refreshes) the main session at SessionStart; the key is present only when it was created now. */
     Registered start(HookCall call, long ppid) {
         AgentLookup agent = new AgentLookup(ppid);
-        return sessions.register(registration(mainId(call, agent), call, agent, null));
+        if (call.sessionId() == null) {
+            return sessions.registerForProcess(FALLBACK_PREFIX, registration(null, call, agent.required(), null));
+        }
+        return sessions.register(registration(call.sessionId(), call, agent, null));
     }
 
-    /** The main conversation's id without registering anything; null when it cannot be known. */
+    /**
+     * The main conversation's id without registering anything; null when it cannot be known (an agent that names no
+     * session and has none yet).
+     */
     String mainIdIfKnown(HookCall call, long ppid) {
-        return call.sessionId() != null ? call.sessionId() : copilotProcessId(new AgentLookup(ppid)).orElse(null);
-    }
-
-    private String mainId(HookCall call, AgentLookup agent) {
         if (call.sessionId() != null) {
             return call.sessionId();
         }
-        return copilotProcessId(agent).orElseThrow(() -> BatonException.invalid("the hook payload has no session id"
-                + " and the agent process above the hook (ppid " + agent.ppid + ") cannot be found;"
-                + " run the hook from the agent, as baton install sets it up"));
+        return new AgentLookup(ppid).get()
+                .flatMap(process -> sessions.idOfProcess(FALLBACK_PREFIX, call.agent(), process))
+                .orElse(null);
     }
 
-    /** Copilot CLI may omit sessionId; its process (pid and start instant) is then the conversation. */
-    private static Optional<String> copilotProcessId(AgentLookup agent) {
-        return agent.get().map(process -> "copilot-" + process.pid() + "-"
-                + Optional.ofNullable(process.startedAt()).map(Instant::toEpochMilli).orElse(0L));
+    /** The agent process above the hook whose parent is {@code ppid}, as the kernel shows it. */
+    static Optional<ProcessIdentity> agentOf(long ppid) {
+        return new AgentLookup(ppid).get();
     }
 
     private Registration registration(String id, HookCall call, AgentLookup agent, String parentId) {
+        return registration(id, call, agent.get().orElse(null), parentId);
+    }
+
+    private Registration registration(String id, HookCall call, ProcessIdentity agent, String parentId) {
         String cwd = absoluteOrNull(call.cwd());
         String repoRoot = cwd == null ? null : RepoRoot.of(Path.of(cwd)).map(Path::toString).orElse(null);
-        return new Registration(id, call.agent(), agent.get().orElse(null), host, cwd, repoRoot, null, parentId);
+        return new Registration(id, call.agent(), agent, host, cwd, repoRoot, null, parentId);
     }
 
     static String absoluteOrNull(String cwd) {
@@ -109,6 +133,13 @@ final class HookSessions {
                 found = AgentProcess.above(ppid);
             }
             return found;
+        }
+
+        /** The agent process, for a session that is known only by it: without one the call cannot be placed. */
+        ProcessIdentity required() {
+            return get().orElseThrow(() -> BatonException.invalid("the hook payload has no session id and the agent"
+                    + " process above the hook (ppid " + ppid + ") cannot be found; run the hook from the agent, as"
+                    + " baton install sets it up"));
         }
     }
 }

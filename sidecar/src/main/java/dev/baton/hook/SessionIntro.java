@@ -6,12 +6,13 @@ final class SessionIntro {
     private SessionIntro() {
     }
 
-    /** @param key the session's key when it was issued just now, else null (it is issued once, at registration) */
-    static String text(String sessionId, String key) {
-        String identity = key == null
-                ? "Your Baton session is " + sessionId + " (its key was issued when it first registered)."
-                : "Your Baton session is " + sessionId + "; its key is " + key
-                        + " (shown once: keep it to prove this session's identity to Baton).";
+    /**
+     * The session's key is never part of it: what an agent is told ends up in its conversation's transcript, and whoever
+     * reads that would hold the key. The agent needs none: Baton knows its calls by their process.
+     */
+    static String text(String sessionId) {
+        String identity = "Your Baton session is " + sessionId + "; Baton knows your hooks, your shell's `baton`"
+                + " commands and your Baton MCP tools as this session by their process.";
         return "Baton coordinates the AI coding agents editing this repository, so that no agent overwrites another's"
                 + " work. Each file you edit is locked for this session; at the end of your turn the files that are"
                 + " clean in git are released, the others stay yours until the session ends. An edit of a file held by"

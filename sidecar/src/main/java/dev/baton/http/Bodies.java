@@ -80,6 +80,22 @@ public final class Bodies {
         return value;
     }
 
+    public static long longQuery(Context ctx, String name, long fallback, long min, long max) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            long parsed = Long.parseLong(value.trim());
+            if (parsed < min || parsed > max) {
+                throw BatonException.invalid("query parameter '" + name + "' must be between " + min + " and " + max);
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw BatonException.invalid("query parameter '" + name + "' must be a whole number, was '" + value + "'");
+        }
+    }
+
     public static int intQuery(Context ctx, String name, int fallback, int min, int max) {
         String value = ctx.queryParam(name);
         if (value == null || value.isBlank()) {

@@ -8,6 +8,7 @@ import dev.baton.session.Session;
 import dev.baton.session.SessionProof;
 import io.javalin.http.Context;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import java.util.stream.LongStream;
 
 /**
@@ -46,6 +47,14 @@ public final class Callers {
     public static Optional<ProcessIdentity> process(Context ctx, long pidHint, long parentHint) {
         return peer(ctx).find(LongStream.concat(pidHint > 0 ? LongStream.of(pidHint) : LongStream.empty(),
                 ProcessAncestry.children(parentHint)));
+    }
+
+    /**
+     * The pid a path through {@code /proc/self} means in this request: the process behind its connection, looked up
+     * only when such a path comes (0 when the kernel cannot name it, and the path is then refused).
+     */
+    public static LongSupplier self(Context ctx) {
+        return () -> process(ctx, 0, 0).map(ProcessIdentity::pid).orElse(0L);
     }
 
     /** True where the kernel can name the process behind a connection (Linux). */

@@ -33,6 +33,8 @@ public final class HttpApi implements AutoCloseable {
     /** Jetty's threads: few kept while idle (each holds a stack), as many as Jetty's default under load. */
     static final int MIN_THREADS = 4;
     static final int MAX_THREADS = 200;
+    /** The listening socket's queue of connections not yet accepted (the kernel caps it at somaxconn). */
+    static final int ACCEPT_QUEUE = 1024;
 
     static {
         // Jetty otherwise asks the platform MBean server whether references are compressed, which starts JMX
@@ -63,19 +65,26 @@ public final class HttpApi implements AutoCloseable {
                                 List<Consumer<RoutesConfig>> extraRoutes) {
         RequestGuard guard = new RequestGuard(token, supervisorToken);
         Instant startedAt = baton.clock().instant();
+        ConnectionCap connections = ConnectionCap.forThisProcess();
+        LOG.info("keeping at most {} connections open (the rest of this process's file descriptors stay free)",
+                connections.cap());
         Javalin app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";
             config.jetty.port = port;
-            if (inherited != null) {
-                // Jetty takes System.inheritedChannel() itself; InheritedListener has checked it is this 127.0.0.1 one.
-                config.jetty.addConnector((server, http) -> {
-                    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+            config.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+                if (inherited != null) {
+                    // Jetty takes System.inheritedChannel() itself; InheritedListener has checked it is this 127.0.0.1 one.
                     connector.setInheritChannel(true);
-                    connector.setHost("127.0.0.1");
-                    connector.setPort(inherited.socket().getLocalPort());
-                    return connector;
-                });
-            }
+                }
+                connector.setHost("127.0.0.1");
+                connector.setPort(inherited != null ? inherited.socket().getLocalPort() : port);
+                // A burst of connections waits in the kernel's queue rather than being dropped (the JDK's default is 50).
+                connector.setAcceptQueueSize(ACCEPT_QUEUE);
+                connector.addBean(connections); // its accepts, through the connector's selector manager
+                connector.addEventListener(connections); // its connections, which Jetty gives the connector's listeners
+                return connector;
+            });
             QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, MIN_THREADS, (int) IDLE_TIMEOUT_MILLIS);
             threads.setName("JettyServerThreadPool");
             config.jetty.threadPool = threads;
@@ -88,6 +97,7 @@ public final class HttpApi implements AutoCloseable {
             config.jetty.modifyHttpConfiguration(http -> http.setIdleTimeout(IDLE_TIMEOUT_MILLIS));
             // The body is read whole, asynchronously, before a route runs: a slow client holds no thread meanwhile.
             config.jetty.modifyServletContextHandler(context -> {
+                context.insertHandler(connections.answering()); // innermost: after the body is read
                 context.insertHandler(new EagerContentHandler(new EagerContentHandler.RetainedContentLoaderFactory(
                         MAX_BODY_BYTES, -1, true)));
                 context.insertHandler(new BodyBudget(MAX_BODY_BYTES, BODY_BUDGET_BYTES));

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * File locks over HTTP: acquire, release, list, check, force-release, cleanup, history. Taking and releasing
@@ -25,6 +26,9 @@ import java.util.Optional;
  * Force-release is the supervisor's (and a negotiation's) way to free someone else's file, and is audited as such.
  */
 final class LockRoutes {
+
+    /** The most audit entries one page of a file's history holds. */
+    static final int MAX_HISTORY_PAGE = 10_000;
 
     static final int MAX_FILES = 1000;
     static final int MAX_WAIT_SECONDS = 600;
@@ -35,6 +39,7 @@ final class LockRoutes {
     record ReleaseBody(String sessionId, List<String> files, Boolean all, String cwd) {
     }
 
+    /** {@code actor} is what older clients send as their name; it is accepted and not used (see {@link Supervisor}). */
     record ForceReleaseBody(String file, String cwd, String actor) {
     }
 
@@ -57,7 +62,7 @@ final class LockRoutes {
     private void acquire(Context ctx) {
         AcquireBody body = Bodies.read(ctx, AcquireBody.class);
         String session = Callers.verify(baton, ctx, body.sessionId()).id();
-        List<String> files = canonical(body.files(), body.cwd());
+        List<String> files = canonical(body.files(), body.cwd(), Callers.self(ctx));
         int wait = body.waitSeconds() == null ? 0 : body.waitSeconds();
         if (wait < 0 || wait > MAX_WAIT_SECONDS) {
             throw BatonException.invalid("wait_seconds must be between 0 and " + MAX_WAIT_SECONDS + ", was " + wait);
@@ -80,15 +85,15 @@ final class LockRoutes {
             if (body.files() == null) {
                 throw BatonException.invalid("nothing to release: give 'files' (a non-empty list) or 'all': true");
             }
-            outcome = baton.locks().release(session, canonical(body.files(), body.cwd()), ReleaseReason.RELEASED);
+            outcome = baton.locks().release(session, canonical(body.files(), body.cwd(), Callers.self(ctx)), ReleaseReason.RELEASED);
         }
         Bodies.reply(ctx, outcome);
     }
 
     private void forceRelease(Context ctx) {
         ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
-        String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation", body.actor());
-        String file = CanonicalPath.of(body.file(), body.cwd());
+        String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation");
+        String file = CanonicalPath.of(body.file(), body.cwd(), Callers.self(ctx));
         Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
@@ -111,7 +116,7 @@ final class LockRoutes {
     }
 
     private void check(Context ctx) {
-        String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"));
+        String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
         Optional<Views.LockView> lock = baton.ledger().read(world -> world.lock(file).map(l -> Views.lock(baton, world, l)));
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
@@ -126,14 +131,26 @@ final class LockRoutes {
         Bodies.reply(ctx, Map.of("freed", freed, "named_locks", named));
     }
 
+    /**
+     * A page of a file's (or named lock's) audit trail, newest first: {@code limit} entries (at most
+     * {@value #MAX_HISTORY_PAGE}) with ids below {@code before}; {@code next_before}, when present, asks for the page
+     * after it. No trail is cut short: a busy file's is read a page at a time.
+     */
     private void history(Context ctx) {
         String target = ctx.queryParam("name") != null
                 ? "name:" + ctx.queryParam("name")
-                : CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"));
-        int limit = Bodies.intQuery(ctx, "limit", 100, 1, 10_000);
+                : CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
+        int limit = Bodies.intQuery(ctx, "limit", 100, 1, MAX_HISTORY_PAGE);
+        long before = Bodies.longQuery(ctx, "before", Long.MAX_VALUE, 1, Long.MAX_VALUE);
         // The store has one connection, owned by the writer: read it under the ledger monitor.
-        List<AuditEntry> entries = baton.ledger().read(world -> baton.ledger().store().history(target, limit));
-        Bodies.reply(ctx, Map.of("file", target, "entries", entries));
+        List<AuditEntry> entries = baton.ledger().read(world -> baton.ledger().store().history(target, before, limit + 1));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("file", target);
+        reply.put("entries", entries.size() > limit ? entries.subList(0, limit) : entries);
+        if (entries.size() > limit) {
+            reply.put("next_before", entries.get(limit - 1).id());
+        }
+        Bodies.reply(ctx, reply);
     }
 
     static String requireSession(String sessionId) {
@@ -143,13 +160,13 @@ final class LockRoutes {
         return sessionId;
     }
 
-    static List<String> canonical(List<String> files, String cwd) {
+    static List<String> canonical(List<String> files, String cwd, LongSupplier self) {
         if (files == null || files.isEmpty()) {
             throw BatonException.invalid("'files' must be a non-empty list of paths");
         }
         if (files.size() > MAX_FILES) {
             throw BatonException.invalid("at most " + MAX_FILES + " files per request, got " + files.size());
         }
-        return files.stream().map(file -> CanonicalPath.of(file, cwd)).toList();
+        return files.stream().map(file -> CanonicalPath.of(file, cwd, self)).toList();
     }
 }

@@ -52,7 +52,7 @@ final class NegotiationRoutes {
     private void negotiate(Context ctx) {
         NegotiateBody body = Bodies.read(ctx, NegotiateBody.class);
         Session session = Callers.verify(baton, ctx, body.sessionId());
-        String file = CanonicalPath.of(body.file(), Callers.cwdOf(session, body.cwd()));
+        String file = CanonicalPath.of(body.file(), Callers.cwdOf(session, body.cwd()), Callers.self(ctx));
         int wait = body.waitSeconds() == null ? 0 : body.waitSeconds();
         if (wait < 0 || wait > LockRoutes.MAX_WAIT_SECONDS) {
             throw BatonException.invalid("wait_seconds must be between 0 and " + LockRoutes.MAX_WAIT_SECONDS + ", was " + wait);
@@ -101,7 +101,7 @@ final class NegotiationRoutes {
     private void forceRelease(Context ctx) {
         ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
         Session session = Callers.verify(baton, ctx, body.sessionId());
-        String file = CanonicalPath.of(body.file(), Callers.cwdOf(session, body.cwd()));
+        String file = CanonicalPath.of(body.file(), Callers.cwdOf(session, body.cwd()), Callers.self(ctx));
         Bodies.reply(ctx, Map.of("negotiation", baton.negotiations().forceRelease(session.id(), file)));
     }
 }

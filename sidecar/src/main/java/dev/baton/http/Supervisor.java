@@ -13,12 +13,12 @@ import java.util.stream.LongStream;
 /**
  * The person supervising the agents: a request made with the supervisor token ({@code supervisor-token} in
  * BATON_HOME, which the dashboard and {@code baton force-release FILE --supervisor} send instead of the agents' token). Its
- * actions name, for the audit log, the process and terminal the kernel shows behind the connection.
+ * actions name, for the audit log, the process and terminal the kernel shows behind the connection, and nothing the
+ * request says.
  */
 final class Supervisor {
 
     static final String ATTRIBUTE = "baton.supervisor";
-    private static final int MAX_NAME = 64;
 
     private Supervisor() {
     }
@@ -28,22 +28,22 @@ final class Supervisor {
     }
 
     /** The audit actor of a supervisor request, or FORBIDDEN when the request was made with the agents' token. */
-    static String require(Context ctx, String action, String claimedName) {
+    static String require(Context ctx, String action) {
         if (!is(ctx)) {
             throw new BatonException(ErrorCode.FORBIDDEN, action + " is the supervisor's: use the dashboard, or"
                     + " `baton force-release FILE --supervisor` from your own terminal (it sends the supervisor token in $BATON_HOME/supervisor-token)");
         }
-        return actor(ctx, claimedName);
+        return actor(ctx);
     }
 
-    /** {@code supervisor NAME (pid P COMMAND on TTY)}: the name is what the client says, the rest the kernel's. */
-    static String actor(Context ctx, String claimedName) {
-        String name = claimedName == null || claimedName.isBlank() ? "" : " " + HumanText.oneLine(
-                claimedName.length() > MAX_NAME ? claimedName.substring(0, MAX_NAME) : claimedName);
+    /**
+     * {@code supervisor (pid P COMMAND on TTY)}, all of it the kernel's view of the connection: a name the client
+     * sends (the dashboard and the CLI send one) is not written, since any caller could write any name.
+     */
+    static String actor(Context ctx) {
         Optional<ProcessIdentity> process = Callers.peer(ctx).find(LongStream.empty());
-        String where = process.map(p -> " (pid " + p.pid() + command(p.pid()) + terminal(p.pid()) + ")")
+        return "supervisor" + process.map(p -> " (pid " + p.pid() + command(p.pid()) + terminal(p.pid()) + ")")
                 .orElse(" (process unknown)");
-        return "supervisor" + name + where;
     }
 
     private static String command(long pid) {

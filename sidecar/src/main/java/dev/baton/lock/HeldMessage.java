@@ -16,6 +16,11 @@ public final class HeldMessage {
         return of(shownFile, holder, now, askFor(shownFile));
     }
 
+    /** A blocked file that may be another path to the held file {@code shownHeldFile} (null when it is not). */
+    public static String of(String shownFile, String shownHeldFile, Holder holder, Instant now) {
+        return of(blockedFile(shownFile, shownHeldFile), holder, now, askFor(shownHeldFile == null ? shownFile : shownHeldFile));
+    }
+
     /** The same with another next step (e.g. the state of a request the caller has made already). */
     public static String of(String shownFile, Holder holder, Instant now, String nextStep) {
         return shownFile + " is " + heldBy(holder, now) + "; " + nextStep;
@@ -49,6 +54,12 @@ public final class HeldMessage {
             text.append(", plan: '").append(holder.plan()).append('\'');
         }
         return text.append(')').toString();
+    }
+
+    /** How a blocked file is named: as given, and when it is another path to a held file, which one. */
+    static String blockedFile(String shownFile, String shownHeldFile) {
+        return shownHeldFile == null ? shownFile
+                : shownFile + " (the same file as " + shownHeldFile + ", through a hard link or a bind mount)";
     }
 
     /**

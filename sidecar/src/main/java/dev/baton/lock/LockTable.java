@@ -27,11 +27,17 @@ public final class LockTable {
 
     private final Ledger ledger;
     private final HolderLiveness liveness;
+    private final FileAliases aliases = new FileAliases();
     private volatile WaitObserver waitObserver = WaitObserver.NONE;
 
     public LockTable(Ledger ledger, HolderLiveness liveness) {
         this.ledger = ledger;
         this.liveness = liveness;
+        ledger.addListener(changes -> changes.forEach(change -> {
+            if (change instanceof dev.baton.state.Change.LockRemoved removed) {
+                aliases.forget(removed.lock().file());
+            }
+        }));
     }
 
     /** The one observer of waiting acquires (the wait-for graph). */
@@ -100,6 +106,13 @@ public final class LockTable {
         List<String> free = new ArrayList<>();
         for (String file : files) {
             FileLock held = world.lock(file).orElse(null);
+            if (held == null) {
+                // Another path to a file someone else holds (a hard link, a bind mount) is that file.
+                held = aliases.heldAlias(world, file, lock -> !sharedWith(session, lock)).orElse(null);
+                if (held != null) {
+                    attempt.aliases.put(file, held.file());
+                }
+            }
             if (held != null && !sharedWith(session, held)) {
                 Session holder = world.session(held.sessionId()).orElse(null);
                 if (holder != null && !freeIfStale(tx, holder)) {
@@ -110,6 +123,7 @@ public final class LockTable {
                     tx.removeLock(held, ReleaseReason.HOLDER_EXITED, null);
                 }
                 held = null;
+                attempt.aliases.remove(file);
             }
             if (held == null) {
                 free.add(file);
@@ -129,6 +143,7 @@ public final class LockTable {
                 FileLock lock = new FileLock(file, session.id(), tx.now(), null, request.startEdit());
                 tx.saveLock(lock, true);
                 tx.audit("acquire", session.id(), file, null, null);
+                aliases.remember(file);
                 attempt.taken.add(file);
             }
             attempt.mine.values().forEach(lock -> {
@@ -227,7 +242,10 @@ public final class LockTable {
             for (String file : files) {
                 tx.world().lock(file)
                         .filter(lock -> sharedWith(session, lock))
-                        .ifPresent(lock -> tx.saveLock(lock.withEditDone(tx.now()), false));
+                        .ifPresent(lock -> {
+                            tx.saveLock(lock.withEditDone(tx.now()), false);
+                            aliases.remember(file); // created by the edit, or replaced by a new file under its name
+                        });
             }
             heartbeat(tx, session);
             return null;
@@ -362,6 +380,14 @@ public final class LockTable {
         return released;
     }
 
+    /**
+     * True when {@code file} is another path (a hard link, a bind mount) to a file someone holds: such a path is
+     * locked like that file even where paths are not (outside a repository, an ignored directory).
+     */
+    public boolean isAnotherPathToAHeldFile(String file) {
+        return ledger.read(world -> world.lock(file).isEmpty() && aliases.heldAlias(world, file, lock -> true).isPresent());
+    }
+
     public Optional<Holder> holderOf(String file) {
         return ledger.read(world -> world.lock(file).map(lock -> holderView(world, lock)));
     }
@@ -399,6 +425,8 @@ public final class LockTable {
         final List<String> taken = new ArrayList<>();
         final List<String> refused = new ArrayList<>();
         final TreeMap<String, Holder> holders = new TreeMap<>();
+        /** Blocked files that are another path to a held file, with that file. */
+        final TreeMap<String, String> aliases = new TreeMap<>();
         private final TreeMap<String, LockResult> earlier = new TreeMap<>();
 
         Attempt mergedWith(Attempt next) {
@@ -412,7 +440,7 @@ public final class LockTable {
             taken.forEach(file -> results.put(file, new LockResult(file, true, false, null)));
             mine.keySet().forEach(file -> results.put(file, new LockResult(file, true, true, null)));
             refused.forEach(file -> results.put(file, new LockResult(file, false, false, null)));
-            holders.forEach((file, holder) -> results.put(file, new LockResult(file, false, false, holder)));
+            holders.forEach((file, holder) -> results.put(file, new LockResult(file, false, false, holder, aliases.get(file))));
             return results;
         }
 

@@ -60,7 +60,7 @@ final class LockTools {
                         this::release),
                 new Tool("lock_status", "Who holds which files",
                         "Show who holds files. With files: the holder of each one, or that it is free. Without: every"
-                                + " held lock, or only those of one session. Needs no key.",
+                                + " held lock, or only those of one session.",
                         Schema.object()
                                 .property("files", Schema.strings("Files to look up: absolute paths, or relative to cwd.", 1, MAX_FILES))
                                 .property("cwd", Schema.string("Directory relative paths start from.", 1, 4096))
@@ -74,8 +74,8 @@ final class LockTools {
     }
 
     private ToolResult acquire(ToolArgs args) {
-        Session session = args.session(baton);
-        List<String> files = canonical(args.strings("files"), cwd(args, session));
+        Session session = args.session();
+        List<String> files = canonical(args.strings("files"), cwd(args, session), args.caller());
         AcquireOutcome outcome = baton.locks().acquire(AcquireRequest.explicit(session.id(), files,
                 Duration.ofSeconds(args.integer("wait_seconds", 0))));
         Instant now = baton.clock().instant();
@@ -85,7 +85,8 @@ final class LockTools {
             if (result.acquired()) {
                 lines.add((result.reentrant() ? "already yours: " : "acquired: ") + shown);
             } else if (result.holder() != null) {
-                lines.add("held: " + HeldMessage.of(shown, result.holder(), now));
+                lines.add("held: " + HeldMessage.of(shown,
+                        result.sameFileAs() == null ? null : shown(session, result.sameFileAs()), result.holder(), now));
             } else {
                 lines.add("not taken: " + shown);
             }
@@ -97,10 +98,10 @@ final class LockTools {
     }
 
     private ToolResult release(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         ReleaseOutcome outcome = args.node("files").isTextual()
                 ? baton.locks().releaseAll(session.id(), ReleaseReason.RELEASED)
-                : baton.locks().release(session.id(), canonical(args.strings("files"), cwd(args, session)), ReleaseReason.RELEASED);
+                : baton.locks().release(session.id(), canonical(args.strings("files"), cwd(args, session), args.caller()), ReleaseReason.RELEASED);
         List<String> lines = new ArrayList<>();
         outcome.released().forEach(file -> lines.add("released: " + shown(session, file)));
         outcome.notHeld().forEach(file -> lines.add("was not held by you: " + shown(session, file)));
@@ -112,7 +113,7 @@ final class LockTools {
 
     private ToolResult status(ToolArgs args) {
         if (args.has("files")) {
-            List<String> files = canonical(args.strings("files"), args.string("cwd"));
+            List<String> files = canonical(args.strings("files"), args.string("cwd"), args.caller());
             List<Map<String, Object>> answers = baton.ledger().read(world -> files.stream().map(file -> {
                 Map<String, Object> answer = new LinkedHashMap<>();
                 answer.put("file", file);
@@ -145,8 +146,8 @@ final class LockTools {
         return args.has("cwd") ? args.string("cwd") : session.cwd();
     }
 
-    static List<String> canonical(List<String> files, String cwd) {
-        return files.stream().map(file -> CanonicalPath.of(file, cwd)).toList();
+    static List<String> canonical(List<String> files, String cwd, McpCaller caller) {
+        return files.stream().map(file -> CanonicalPath.of(file, cwd, caller::self)).toList();
     }
 
     /** A file as the session would write it: relative to its working directory when inside it. */

@@ -37,13 +37,15 @@ public final class McpEndpoint {
     static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
     private static final String INSTRUCTIONS = "Baton coordinates the agents editing this repository. Lock files before"
             + " editing (lock_acquire) and release them when done; if a file is held, ask its holder with"
-            + " negotiate_release and answer requests for your own files with respond_to_release. Every tool that acts"
-            + " for you takes your session_id and key (given when your session started).";
+            + " negotiate_release and answer requests for your own files with respond_to_release. The tools act for your"
+            + " own session, which Baton knows from the process that runs this server: no tool takes a session id or key.";
 
+    private final Baton baton;
     private final McpSessions sessions;
     private final ToolCatalog tools;
 
     public McpEndpoint(Baton baton) {
+        this.baton = baton;
         this.sessions = new McpSessions(baton.clock());
         this.tools = ToolCatalog.of(baton);
     }
@@ -72,7 +74,7 @@ public final class McpEndpoint {
                 initialize(ctx, message);
             } else {
                 McpSessions.McpSession session = requireSession(ctx);
-                Optional<ObjectNode> response = handle(session, message);
+                Optional<ObjectNode> response = handle(session, message, new McpCaller(baton, ctx));
                 if (response.isPresent()) {
                     reply(ctx, 200, response.get());
                 } else {
@@ -144,12 +146,13 @@ public final class McpEndpoint {
 
     private void batch(Context ctx, ArrayNode messages) {
         McpSessions.McpSession session = requireSession(ctx);
+        McpCaller caller = new McpCaller(baton, ctx);
         List<ObjectNode> responses = new ArrayList<>();
         for (JsonNode message : messages) {
             if (isInitialize(message)) {
                 responses.add(JsonRpc.error(message.get("id"), JsonRpc.INVALID_REQUEST, "initialize may not be part of a batch"));
             } else {
-                handle(session, message).ifPresent(responses::add);
+                handle(session, message, caller).ifPresent(responses::add);
             }
         }
         if (responses.isEmpty()) {
@@ -160,7 +163,7 @@ public final class McpEndpoint {
     }
 
     /** One message of an established session; notifications and client responses get no answer. */
-    private Optional<ObjectNode> handle(McpSessions.McpSession session, JsonNode message) {
+    private Optional<ObjectNode> handle(McpSessions.McpSession session, JsonNode message, McpCaller caller) {
         if (!message.isObject() || !"2.0".equals(message.path("jsonrpc").asText())) {
             return Optional.of(JsonRpc.error(message.get("id"), JsonRpc.INVALID_REQUEST, "not a JSON-RPC 2.0 message"));
         }
@@ -176,13 +179,13 @@ public final class McpEndpoint {
         return Optional.of(switch (method) {
             case "ping" -> JsonRpc.result(id, Json.mapper().createObjectNode());
             case "tools/list" -> JsonRpc.result(id, tools.list());
-            case "tools/call" -> call(id, params);
+            case "tools/call" -> call(id, params, caller);
             default -> JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "method '" + method + "' is not offered; this server offers"
                     + " initialize, ping, tools/list and tools/call");
         });
     }
 
-    private ObjectNode call(JsonNode id, JsonNode params) {
+    private ObjectNode call(JsonNode id, JsonNode params, McpCaller caller) {
         String name = params.path("name").asText("");
         Optional<Tool> tool = tools.find(name);
         if (tool.isEmpty()) {
@@ -190,7 +193,7 @@ public final class McpEndpoint {
         }
         JsonNode arguments = params.path("arguments");
         return JsonRpc.result(id, tools.call(tool.get(), arguments.isMissingNode() || arguments.isNull()
-                ? Json.mapper().createObjectNode() : arguments).toJson());
+                ? Json.mapper().createObjectNode() : arguments, caller).toJson());
     }
 
     private void delete(Context ctx) {

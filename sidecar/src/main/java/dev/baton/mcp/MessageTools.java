@@ -46,14 +46,14 @@ final class MessageTools {
     }
 
     private ToolResult send(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         SentMessage sent = baton.messages().send(session.id(), args.string("to"), args.string("text"));
         String to = sent.message().isBroadcast() ? "everyone (" + sent.recipients() + " session(s))" : sent.message().recipient();
         return ToolResult.ok("message " + sent.message().id() + " sent to " + to, sent);
     }
 
     private ToolResult inbox(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         InboxPage page = baton.messages().inbox(session.id(), new InboxQuery(args.bool("unread_only", true),
                 args.string("from"), args.instant("since"), args.integer("page", 1),
                 args.integer("page_size", InboxQuery.DEFAULT_PAGE_SIZE)));

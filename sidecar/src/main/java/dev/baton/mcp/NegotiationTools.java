@@ -65,8 +65,8 @@ final class NegotiationTools {
     }
 
     private ToolResult negotiate(ToolArgs args) {
-        Session session = args.session(baton);
-        String file = CanonicalPath.of(args.string("file"), LockTools.cwd(args, session));
+        Session session = args.session();
+        String file = CanonicalPath.of(args.string("file"), LockTools.cwd(args, session), args.caller()::self);
         NegotiationOutcome outcome = baton.negotiations().negotiate(new NegotiationRequest(session.id(), file,
                 args.string("reason"), Urgency.parse(args.string("urgency")),
                 Duration.ofSeconds(args.integer("wait_seconds", 0))));
@@ -76,7 +76,7 @@ final class NegotiationTools {
     }
 
     private ToolResult respond(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         JsonNode given = args.node("answer");
         Answer answer = given.isTextual() ? new Answer.Release(null)
                 : new Answer.Defer(given.path("eta_minutes").asInt(), given.path("reason").asText());

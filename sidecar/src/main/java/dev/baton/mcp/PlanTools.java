@@ -28,8 +28,7 @@ final class PlanTools {
                                 .build(),
                         this::update),
                 new Tool("list_plans", "What every session is working on",
-                        "List the running sessions with their goal and current task (and how many files each holds)."
-                                + " Needs no key.",
+                        "List the running sessions with their goal and current task (and how many files each holds).",
                         Schema.object()
                                 .property("session", Schema.string("Only this session: its id or a unique start of it.", 1, 200))
                                 .build(),
@@ -37,7 +36,7 @@ final class PlanTools {
     }
 
     private ToolResult update(ToolArgs args) {
-        Session session = args.session(baton);
+        Session session = args.session();
         PlanEntry entry = baton.plans().publish(session.id(), args.string("goal"), args.string("current_task"));
         return ToolResult.ok("plan published: " + describe(entry), entry);
     }

@@ -26,17 +26,12 @@ final class Schema {
         return schema;
     }
 
-    /** An object schema for a call that acts for the caller's session: session_id and key come first and are required. */
+    /**
+     * An object schema for a call that acts for the caller's session. It names no session and takes no key: the
+     * session is the one of the agent that runs the MCP server, found from its process ({@link McpCaller}).
+     */
     static Schema agentCall() {
-        return object()
-                .property("session_id", sessionId())
-                .property("key", string("Your Baton session key, given together with the session id; it proves the call"
-                        + " is yours. A wrong key changes nothing.", 1, 200))
-                .required("session_id", "key");
-    }
-
-    static ObjectNode sessionId() {
-        return string("Your Baton session id, as given when your session started (the hook's SessionStart context).", 1, 200);
+        return object();
     }
 
     Schema property(String name, ObjectNode schema) {

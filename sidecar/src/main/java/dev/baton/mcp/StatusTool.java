@@ -4,12 +4,11 @@ import dev.baton.Baton;
 import dev.baton.message.InboxQuery;
 import dev.baton.negotiation.NegotiationView;
 import dev.baton.session.Session;
-import dev.baton.session.SessionProof;
-import dev.baton.state.BatonException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** status: Baton at a glance, and with the caller's session, what concerns it (including notices not yet shown). */
 final class StatusTool {
@@ -22,13 +21,11 @@ final class StatusTool {
 
     Tool tool() {
         return new Tool("status", "Baton status",
-                "Baton at a glance: running sessions and held locks. With your session_id and key also your locks,"
-                        + " the open requests you made or must answer, your unread message count, and any notices you have"
-                        + " not been shown yet (requests for your files, answers to yours, new messages).",
-                Schema.object()
-                        .property("session_id", Schema.sessionId())
-                        .property("key", Schema.string("Your session key; needed with session_id.", 1, 200))
-                        .build(),
+                "Baton at a glance: running sessions and held locks, and once your session is registered (your first"
+                        + " hook call does that) also your locks, the open requests you made or must answer, your unread"
+                        + " message count, and any notices you have not been shown yet (requests for your files, answers"
+                        + " to yours, new messages).",
+                Schema.object().build(),
                 this::status);
     }
 
@@ -41,11 +38,9 @@ final class StatusTool {
         });
         List<String> lines = new ArrayList<>();
         lines.add(status.get("sessions") + " session(s) running, " + status.get("locks") + " file(s) locked");
-        if (args.has("session_id") || args.has("key")) {
-            if (!args.has("session_id") || !args.has("key")) {
-                throw BatonException.invalid("give session_id and key together, or neither");
-            }
-            Session session = baton.identity().verify(args.string("session_id"), new SessionProof.Key(args.string("key")));
+        Optional<Session> caller = args.caller().sessionIfAny();
+        if (caller.isPresent()) {
+            Session session = caller.get();
             List<String> files = baton.locks().locksOf(session.id()).stream().map(lock -> lock.file()).toList();
             List<NegotiationView> negotiations = baton.negotiations().list(session.id(), true);
             int unread = baton.messages().inbox(session.id(), new InboxQuery(true, null, null, 1, 1)).unread();

@@ -2,9 +2,7 @@ package dev.baton.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.Baton;
 import dev.baton.session.Session;
-import dev.baton.session.SessionProof;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +11,11 @@ import java.util.List;
 final class ToolArgs {
 
     private final ObjectNode arguments;
+    private final McpCaller caller;
 
-    ToolArgs(ObjectNode arguments) {
+    ToolArgs(ObjectNode arguments, McpCaller caller) {
         this.arguments = arguments;
+        this.caller = caller;
     }
 
     boolean has(String name) {
@@ -51,8 +51,12 @@ final class ToolArgs {
         return values;
     }
 
-    /** The calling session, proved by its key; a wrong key fails the call before anything changes. */
-    Session session(Baton baton) {
-        return baton.identity().verify(string("session_id"), new SessionProof.Key(string("key")));
+    /** The calling agent's session, found from its process; a call no session runs above fails before anything changes. */
+    Session session() {
+        return caller.session();
+    }
+
+    McpCaller caller() {
+        return caller;
     }
 }

@@ -60,13 +60,13 @@ final class ToolCatalog {
         return result;
     }
 
-    ToolResult call(Tool tool, JsonNode arguments) {
+    ToolResult call(Tool tool, JsonNode arguments, McpCaller caller) {
         String problem = SchemaCheck.problem(arguments, tool.inputSchema(), "");
         if (problem != null) {
             return ToolResult.error("Invalid arguments for " + tool.name() + ": " + problem + ". Nothing was changed.");
         }
         try {
-            return tool.handler().call(new ToolArgs((ObjectNode) arguments));
+            return tool.handler().call(new ToolArgs((ObjectNode) arguments, caller));
         } catch (BatonException e) {
             return ToolResult.error(e.code().name() + ": " + e.getMessage());
         } catch (StoreException e) {

@@ -1,6 +1,8 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
+import dev.baton.audit.AuditPruner;
+import dev.baton.audit.AuditRetention;
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
 import dev.baton.http.HttpApi;
@@ -30,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class Sidecar implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
+    /** How often the audit is pruned to its retention (BATON_AUDIT_MAX_AGE, BATON_AUDIT_MAX_ROWS), a batch at a time. */
+    private static final java.time.Duration AUDIT_PRUNE_EVERY = java.time.Duration.ofMinutes(1);
 
     private final BatonHome home;
     private final FileChannel lockChannel;
@@ -126,6 +130,8 @@ public final class Sidecar implements AutoCloseable {
             });
             long every = options.sweepEvery().toMillis();
             sweeper.scheduleWithFixedDelay(() -> sweep(baton), every, every, TimeUnit.MILLISECONDS);
+            AuditPruner pruner = new AuditPruner(baton.ledger(), AuditRetention.fromEnvironment(System.getenv()));
+            sweeper.scheduleWithFixedDelay(() -> prune(pruner), 0, AUDIT_PRUNE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
             home.writePid(ProcessHandle.current().pid());
             // Logged before the endpoint announces the sidecar, so whoever finds the endpoint finds the line too.
             LOG.info("Baton sidecar serving on 127.0.0.1:{}{} with {}", api.port(),
@@ -139,6 +145,17 @@ public final class Sidecar implements AutoCloseable {
             lock.release();
             channel.close();
             throw e;
+        }
+    }
+
+    private static void prune(AuditPruner pruner) {
+        try {
+            int deleted = pruner.prune();
+            if (deleted > 0) {
+                LOG.info("pruned {} audit entries past retention", deleted);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("audit pruning failed: {}", e.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package dev.baton.session;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 /**
  * Checks that an agent-side call acts for the session it names, before anything changes. The bearer token
@@ -28,11 +29,20 @@ public final class AgentIdentity {
                     + " (issued when it registered), or a call from a process the session's agent started");
         }
         if (proof instanceof SessionProof.Key key) {
-            return sessions.authenticate(sessionId, key.key());
+            try {
+                return sessions.authenticate(sessionId, key.key());
+            } catch (BatonException refused) {
+                if (refused.code() == ErrorCode.UNAUTHORIZED) {
+                    sessions.auditRefusal(sessionId, null, "call for the session with a key that is not its own");
+                }
+                throw refused;
+            }
         }
         ConnectionPeer connection = ((SessionProof.Peer) proof).connection();
         Session session = sessions.get(sessionId);
         if (!startedBy(session, connection)) {
+            sessions.auditRefusal(sessionId, connection.find(LongStream.empty()).orElse(null),
+                    "call for the session from a process its agent did not start");
             throw new BatonException(ErrorCode.UNAUTHORIZED, "the process making this call was not started by session "
                     + session.id() + "'s agent" + (session.process() == null ? " (no agent process is recorded for it)" : "")
                     + "; run baton from that agent's shell, or pass --key with the key issued at registration");

@@ -23,6 +23,11 @@ public enum AgentKind {
         return wireName;
     }
 
+    /** True for the coding agents; the CLI and API clients are people's and scripts' own sessions. */
+    public boolean isAgent() {
+        return this != CLI && this != API;
+    }
+
     public static Optional<AgentKind> fromWireName(String name) {
         if (name == null) {
             return Optional.empty();

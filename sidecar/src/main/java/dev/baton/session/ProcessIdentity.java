@@ -21,6 +21,13 @@ public record ProcessIdentity(long pid, Instant startedAt) {
                 .orElse(null);
     }
 
+    /** True when both name one process: the same pid and start instants within rounding (both unknown counts as same). */
+    public static boolean same(ProcessIdentity a, ProcessIdentity b) {
+        return a != null && b != null && a.pid() == b.pid()
+                && (a.startedAt() == null || b.startedAt() == null ? a.startedAt() == b.startedAt()
+                        : ProcessAncestry.sameStart(a.startedAt(), b.startedAt()));
+    }
+
     public static ProcessIdentity current() {
         return ofRunning(ProcessHandle.current().pid());
     }

@@ -3,10 +3,14 @@ package dev.baton.session;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import dev.baton.state.Ledger;
+import dev.baton.state.Transaction;
+import dev.baton.state.World;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 /** Registers sessions, keeps their heartbeats and plans, and checks their keys. Ending one is {@code LockTable}'s job. */
 public final class SessionRegistry {
@@ -19,79 +23,140 @@ public final class SessionRegistry {
 
     /**
      * Registers a session, or refreshes it when the id is known (an agent resumed, or its first
-     * hook event after a restart). The key is issued only when the session is created.
+     * hook event after a restart). The key is issued only when the session is created. The process in the registration
+     * must be one the caller proved (the kernel's view of its connection); an id that is live with another process,
+     * or that ended, is taken up only under {@link ResumeRule}, and a refusal is audited.
      */
     public Registered register(Registration registration) {
         String id = registration.id() == null ? UUID.randomUUID().toString() : SessionIds.requireValid(registration.id());
+        Optional<String> refusal = ledger.read(world -> takeOverRefusal(world, id, registration));
+        if (refusal.isPresent()) {
+            auditRefusal(id, registration.process(), "registration of an id it does not own");
+            throw new BatonException(ErrorCode.CONFLICT, refusal.get());
+        }
         return ledger.write(tx -> {
-            if (registration.parentId() != null && tx.world().session(registration.parentId()).isEmpty()) {
-                throw BatonException.notFound("parent session " + registration.parentId() + " is not registered");
-            }
-            Optional<Session> existing = tx.world().session(id);
-            if (existing.isPresent()) {
-                Session old = existing.get();
-                refuseTakeover(old, registration.process());
-                Session refreshed = new Session(id, old.agent(),
-                        registration.process() != null ? registration.process() : old.process(),
-                        registration.host() != null ? registration.host() : old.host(),
-                        registration.cwd() != null ? registration.cwd() : old.cwd(),
-                        registration.repoRoot() != null ? registration.repoRoot() : old.repoRoot(),
-                        old.startedAt(), tx.now(),
-                        registration.name() != null ? registration.name() : old.name(),
-                        old.parentId(), old.keyHash(), old.plan());
-                tx.saveSession(refreshed);
-                return new Registered(refreshed, null, false);
-            }
-            String key = SessionKeys.newKey();
-            Session created = new Session(id, registration.agent(), registration.process(), registration.host(),
-                    registration.cwd(), registration.repoRoot(), tx.now(), tx.now(), registration.name(),
-                    registration.parentId(), SessionKeys.hash(key), null);
-            tx.saveSession(created);
-            tx.audit("session-start", id, null, registration.agent().wireName(), null);
-            return new Registered(created, key, true);
+            takeOverRefusal(tx.world(), id, registration).ifPresent(reason -> {
+                throw new BatonException(ErrorCode.CONFLICT, reason);
+            });
+            return registerNow(tx, id, registration);
         });
     }
 
     /**
-     * A live session's id stays with its agent process: registering it again for another process (or giving a
-     * process to a session registered without one) is refused. An agent that exited may be resumed by a new one.
+     * The live main session of this kind that {@code process} runs under an id starting with {@code prefix}, or a new
+     * one under that prefix and an id no one can guess: for an agent that names no session of its own (Copilot CLI
+     * may send none), whose process is then its conversation. Found and created in one transaction, so two calls of
+     * one agent at once get one session.
      */
-    private static void refuseTakeover(Session old, ProcessIdentity process) {
-        if (process == null || sameProcess(old.process(), process)) {
-            return;
+    public Registered registerForProcess(String prefix, Registration registration) {
+        ProcessIdentity process = registration.process();
+        if (process == null) {
+            throw BatonException.invalid("a session found by its agent process needs that process");
         }
-        if (old.process() == null) {
-            throw new BatonException(ErrorCode.CONFLICT, "session " + old.shortId() + " was registered without an agent"
-                    + " process; it cannot be given one now (register a new session instead)");
-        }
-        ProcessIdentity running = ProcessIdentity.ofRunning(old.process().pid());
-        if (running != null && sameProcess(old.process(), running)) {
-            throw new BatonException(ErrorCode.CONFLICT, "session " + old.shortId() + " belongs to the running process "
-                    + old.process().pid() + "; another process (" + process.pid() + ") cannot take its id over");
-        }
+        return ledger.write(tx -> {
+            Optional<Session> running = ofProcess(tx.world(), prefix, registration.agent(), process);
+            return registerNow(tx, running.map(Session::id).orElseGet(() -> prefix + SessionKeys.newKey()), registration);
+        });
     }
 
-    private static boolean sameProcess(ProcessIdentity a, ProcessIdentity b) {
-        return a != null && b != null && a.pid() == b.pid()
-                && (a.startedAt() == null || b.startedAt() == null ? a.startedAt() == b.startedAt()
-                        : ProcessAncestry.sameStart(a.startedAt(), b.startedAt()));
+    /** The id of the live main session of this kind that {@code process} runs under {@code prefix}, if any. */
+    public Optional<String> idOfProcess(String prefix, AgentKind agent, ProcessIdentity process) {
+        return ledger.read(world -> ofProcess(world, prefix, agent, process).map(Session::id));
+    }
+
+    private static Optional<Session> ofProcess(World world, String prefix, AgentKind agent, ProcessIdentity process) {
+        return world.sessions().stream()
+                .filter(session -> session.parentId() == null && session.agent() == agent && session.id().startsWith(prefix)
+                        && ResumeRule.sameProcess(session.process(), process))
+                .min(Comparator.comparing(Session::startedAt).thenComparing(Session::id));
+    }
+
+    private Registered registerNow(Transaction tx, String id, Registration registration) {
+        if (registration.parentId() != null && tx.world().session(registration.parentId()).isEmpty()) {
+            throw BatonException.notFound("parent session " + registration.parentId() + " is not registered");
+        }
+        Optional<Session> existing = tx.world().session(id);
+        if (existing.isPresent()) {
+            Session old = existing.get();
+            Session refreshed = new Session(id, old.agent(),
+                    registration.process() != null ? registration.process() : old.process(),
+                    registration.host() != null ? registration.host() : old.host(),
+                    registration.cwd() != null ? registration.cwd() : old.cwd(),
+                    registration.repoRoot() != null ? registration.repoRoot() : old.repoRoot(),
+                    old.startedAt(), tx.now(),
+                    registration.name() != null ? registration.name() : old.name(),
+                    old.parentId(), old.keyHash(), old.plan());
+            tx.saveSession(refreshed);
+            return new Registered(refreshed, null, false);
+        }
+        String key = SessionKeys.newKey();
+        Session created = new Session(id, registration.agent(), registration.process(), registration.host(),
+                registration.cwd(), registration.repoRoot(), tx.now(), tx.now(), registration.name(),
+                registration.parentId(), SessionKeys.hash(key), null);
+        tx.saveSession(created);
+        tx.audit("session-start", id, null, registration.agent().wireName(), null);
+        return new Registered(created, key, true);
+    }
+
+    /**
+     * Why this registration may not take {@code id}: a live session's id stays with its agent process (a process is
+     * given to a session registered without one never), and the id of an ended session, or of one whose agent
+     * exited, goes only to that agent or a resume of it ({@link ResumeRule}).
+     */
+    private static Optional<String> takeOverRefusal(World world, String id, Registration registration) {
+        ProcessIdentity process = registration.process();
+        Optional<Session> existing = world.session(id);
+        if (existing.isPresent()) {
+            Session old = existing.get();
+            if (process == null || ResumeRule.sameProcess(old.process(), process)) {
+                return Optional.empty();
+            }
+            if (old.process() == null) {
+                return Optional.of("session " + old.shortId() + " was registered without an agent process; it cannot be"
+                        + " given one now (register a new session instead)");
+            }
+            if (running(old.process())) {
+                return Optional.of("session " + old.shortId() + " belongs to the running process " + old.process().pid()
+                        + "; another process (" + process.pid() + ") cannot take its id over");
+            }
+            return ResumeRule.refusal(EndedSession.of(old, old.lastHeartbeat(), true), registration.agent(), process, world);
+        }
+        return world.endedSession(id).flatMap(ended -> ResumeRule.refusal(ended, registration.agent(), process, world));
+    }
+
+    private static boolean running(ProcessIdentity process) {
+        ProcessIdentity now = ProcessIdentity.ofRunning(process.pid());
+        return now != null && ResumeRule.sameProcess(process, now);
     }
 
     /**
      * A hook call acts for an existing session only when the kernel shows it comes from below the session's agent
-     * process. A session registered without an agent process (a hook call that named none) is not tied to one, so
-     * a call that names none either may act for it. Refusals are audited, naming the calling process.
+     * process, or when that agent exited and the call's agent ({@code agent}, found from the kernel's view of the
+     * connection) may resume it ({@link ResumeRule}). A session registered without an agent process (a hook call that
+     * named none) is not tied to one, so a call that names none either may act for it. Refusals are audited, naming
+     * the calling process.
+     *
+     * @return true when the call is a resume: the session is to be registered again for its new agent process
      */
-    public void requireHookCaller(String id, ConnectionPeer caller, boolean callNamesAgent) {
+    public boolean requireHookCaller(String id, ConnectionPeer caller, Supplier<Optional<ProcessIdentity>> agent) {
         Optional<Session> existing = find(id);
         if (existing.isEmpty()) {
-            return;
+            return false;
         }
         Session session = existing.get();
-        if (session.process() == null ? !callNamesAgent : AgentIdentity.startedBy(session, caller)) {
-            return;
+        if (session.process() != null && AgentIdentity.startedBy(session, caller)) {
+            return false;
         }
-        String who = caller.find(java.util.stream.LongStream.empty()).map(p -> "pid " + p.pid()).orElse("an unknown process");
+        Optional<ProcessIdentity> claimant = agent.get();
+        if (session.process() == null && claimant.isEmpty()) {
+            return false; // untied
+        }
+        if (session.process() != null && claimant.isPresent() && !running(session.process())
+                && ledger.read(world -> ResumeRule.refusal(EndedSession.of(session, session.lastHeartbeat(), true),
+                        session.agent(), claimant.get(), world)).isEmpty()) {
+            return true;
+        }
+        String who = caller.find(LongStream.empty()).map(p -> "pid " + p.pid()).orElse("an unknown process");
         ledger.write(tx -> {
             tx.audit("impersonation-refused", id, null, "hook call not from below the session's agent", who);
             return null;
@@ -99,6 +164,14 @@ public final class SessionRegistry {
         throw new BatonException(ErrorCode.FORBIDDEN, "this hook call names session " + session.shortId() + ", but it does"
                 + " not come from that session's agent process" + (session.process() == null ? "" : " (pid "
                 + session.process().pid() + ")") + "; a hook acts only for the agent that runs it");
+    }
+
+    /** Records a refused attempt to act as a session, naming the process that tried. */
+    public void auditRefusal(String id, ProcessIdentity process, String what) {
+        ledger.write(tx -> {
+            tx.audit("impersonation-refused", id, null, what, process == null ? "an unknown process" : "pid " + process.pid());
+            return null;
+        });
     }
 
     public Session heartbeat(String id) {
@@ -141,6 +214,40 @@ public final class SessionRegistry {
                     "the key does not match session " + session.shortId() + "; use the key issued when it registered");
         }
         return session;
+    }
+
+    /**
+     * The main session run by {@code caller} or the nearest process above it that runs one (pid and start instant),
+     * as the CLI in an agent's shell finds its agent; when that process runs several, the one heard from last. The
+     * ancestry is read before the ledger is, so no process table is walked while it is held.
+     */
+    public Optional<Session> runningAbove(ProcessIdentity caller) {
+        List<ProcessIdentity> line = new java.util.ArrayList<>();
+        Optional<ProcessHandle> current = ProcessHandle.of(caller.pid());
+        for (int depth = 0; depth < 64 && current.isPresent(); depth++) {
+            ProcessHandle handle = current.get();
+            line.add(new ProcessIdentity(handle.pid(), handle.info().startInstant().orElse(null)));
+            current = handle.parent();
+        }
+        if (line.isEmpty() || !ProcessIdentity.same(line.get(0), caller)) {
+            return Optional.empty(); // the caller exited, or its pid now names another process
+        }
+        return ledger.read(world -> {
+            for (ProcessIdentity process : line) {
+                Optional<Session> hosted = world.sessions().stream()
+                        .filter(session -> session.parentId() == null && ProcessIdentity.same(session.process(), process))
+                        .max(Comparator.comparing(Session::lastHeartbeat).thenComparing(Session::id));
+                if (hosted.isPresent()) {
+                    return hosted;
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
+    /** The ended session whose id this was, while it is kept. */
+    public Optional<EndedSession> ended(String id) {
+        return ledger.read(world -> world.endedSession(id));
     }
 
     private static BatonException unknown(String id) {

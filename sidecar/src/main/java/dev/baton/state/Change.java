@@ -8,7 +8,9 @@ import dev.baton.lock.ReleaseReason;
 import dev.baton.message.Message;
 import dev.baton.message.MessageReceipt;
 import dev.baton.negotiation.Negotiation;
+import dev.baton.session.EndedSession;
 import dev.baton.session.Session;
+import java.util.List;
 
 /**
  * One durable change to Baton's state. The domain produces them, a {@link Store} commits them in
@@ -20,6 +22,18 @@ public sealed interface Change {
     }
 
     record SessionRemoved(Session session, ReleaseReason reason) implements Change {
+    }
+
+    /** A main session ended: its id is kept with the process that ran it, so that no other process takes it up. */
+    record SessionEnded(EndedSession ended) implements Change {
+    }
+
+    /** An ended session's id was taken up again (by its agent, or a resume of it). */
+    record EndedSessionTakenUp(String id) implements Change {
+    }
+
+    /** These ended sessions are past retention and forgotten. */
+    record EndedSessionsPruned(List<String> ids) implements Change {
     }
 
     record LockSaved(FileLock lock, boolean newlyAcquired) implements Change {

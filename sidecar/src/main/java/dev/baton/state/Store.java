@@ -1,5 +1,6 @@
 package dev.baton.state;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -15,7 +16,18 @@ public interface Store extends AutoCloseable {
     void commit(List<Change> changes);
 
     /** The newest audit entries for one file or named lock, newest first. */
-    List<AuditEntry> history(String file, int limit);
+    default List<AuditEntry> history(String file, int limit) {
+        return history(file, Long.MAX_VALUE, limit);
+    }
+
+    /** The audit entries for one file or named lock with an id below {@code beforeId}, newest first: a page of it. */
+    List<AuditEntry> history(String file, long beforeId, int limit);
+
+    /**
+     * Deletes at most {@code batch} of the oldest audit entries that are older than {@code before} or beyond the
+     * newest {@code keepRows}; the newest entry always stays, so ids keep growing. Returns how many went.
+     */
+    int pruneAudit(Instant before, long keepRows, int batch);
 
     /** All audit entries with an id above {@code afterId}, oldest first, at most {@code limit}. */
     List<AuditEntry> auditSince(long afterId, int limit);

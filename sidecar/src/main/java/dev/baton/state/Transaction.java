@@ -6,6 +6,7 @@ import dev.baton.lock.ReleaseReason;
 import dev.baton.message.Message;
 import dev.baton.message.MessageReceipt;
 import dev.baton.negotiation.Negotiation;
+import dev.baton.session.EndedSession;
 import dev.baton.session.Session;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -42,8 +43,16 @@ public final class Transaction {
         Session previous = world.putSession(session);
         undo.push(() -> restoreSession(session.id(), previous));
         changes.add(new Change.SessionSaved(session));
+        if (previous == null) {
+            EndedSession ended = world.removeEndedSession(session.id());
+            if (ended != null) {
+                undo.push(() -> world.putEndedSession(ended));
+                changes.add(new Change.EndedSessionTakenUp(session.id()));
+            }
+        }
     }
 
+    /** Removes the session; a main session's id is kept as ended ({@link EndedSession}). */
     public void removeSession(Session session, ReleaseReason reason) {
         Session previous = world.removeSession(session.id());
         if (previous == null) {
@@ -51,6 +60,29 @@ public final class Transaction {
         }
         undo.push(() -> world.putSession(previous));
         changes.add(new Change.SessionRemoved(previous, reason));
+        if (previous.parentId() == null) {
+            EndedSession ended = EndedSession.of(previous, now,
+                    reason == ReleaseReason.HOLDER_EXITED || reason == ReleaseReason.HEARTBEAT_EXPIRED);
+            EndedSession before = world.putEndedSession(ended);
+            undo.push(() -> {
+                world.removeEndedSession(ended.id());
+                if (before != null) {
+                    world.putEndedSession(before);
+                }
+            });
+            changes.add(new Change.SessionEnded(ended));
+        }
+    }
+
+    /** Forgets ended sessions past retention: those that ended before {@code before}, and all but the newest {@code keep}. */
+    public void pruneEndedSessions(Instant before, int keep) {
+        List<EndedSession> past = world.endedSessionsPastRetention(before, keep);
+        if (past.isEmpty()) {
+            return;
+        }
+        past.forEach(ended -> world.removeEndedSession(ended.id()));
+        undo.push(() -> past.forEach(world::putEndedSession));
+        changes.add(new Change.EndedSessionsPruned(past.stream().map(EndedSession::id).toList()));
     }
 
     public void saveLock(FileLock lock, boolean newlyAcquired) {

@@ -5,7 +5,10 @@ import dev.baton.lock.NamedLock;
 import dev.baton.message.Message;
 import dev.baton.message.MessageReceipt;
 import dev.baton.negotiation.Negotiation;
+import dev.baton.session.EndedSession;
 import dev.baton.session.Session;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -32,6 +35,7 @@ public final class World {
     private final Map<String, Negotiation> negotiations = new LinkedHashMap<>();
     private final TreeMap<Long, Message> messages = new TreeMap<>();
     private final Map<Long, Map<String, MessageReceipt>> receipts = new HashMap<>();
+    private final Map<String, EndedSession> endedSessions = new HashMap<>();
     private long lastMessageId;
 
     World(Snapshot snapshot) {
@@ -41,6 +45,7 @@ public final class World {
         snapshot.negotiations().forEach(this::putNegotiation);
         snapshot.messages().forEach(this::putMessage);
         snapshot.receipts().forEach(this::putReceipt);
+        snapshot.endedSessions().forEach(this::putEndedSession);
     }
 
     public Optional<Session> session(String id) {
@@ -53,6 +58,15 @@ public final class World {
 
     public List<Session> subagentsOf(String parentId) {
         return sessions.values().stream().filter(s -> parentId.equals(s.parentId())).toList();
+    }
+
+    /** A main session that ended and whose id has not been taken up again. */
+    public Optional<EndedSession> endedSession(String id) {
+        return Optional.ofNullable(endedSessions.get(id));
+    }
+
+    public Collection<EndedSession> endedSessions() {
+        return Collections.unmodifiableCollection(endedSessions.values());
     }
 
     public Optional<FileLock> lock(String file) {
@@ -115,6 +129,29 @@ public final class World {
 
     Session removeSession(String id) {
         return sessions.remove(id);
+    }
+
+    EndedSession putEndedSession(EndedSession ended) {
+        return endedSessions.put(ended.id(), ended);
+    }
+
+    EndedSession removeEndedSession(String id) {
+        return endedSessions.remove(id);
+    }
+
+    /** The ended sessions a prune with these bounds forgets: ended before {@code before}, or past the newest {@code keep}. */
+    List<EndedSession> endedSessionsPastRetention(Instant before, int keep) {
+        List<EndedSession> newestFirst = endedSessions.values().stream()
+                .sorted(Comparator.comparing(EndedSession::endedAt).reversed().thenComparing(EndedSession::id))
+                .toList();
+        List<EndedSession> past = new java.util.ArrayList<>();
+        for (int i = 0; i < newestFirst.size(); i++) {
+            EndedSession ended = newestFirst.get(i);
+            if (i >= keep || ended.endedAt().isBefore(before)) {
+                past.add(ended);
+            }
+        }
+        return past;
     }
 
     FileLock putLock(FileLock lock) {

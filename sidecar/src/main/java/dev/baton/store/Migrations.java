@@ -101,7 +101,7 @@ final class Migrations {
             );
             """,
             // 4: audit ids without AUTOINCREMENT, which wrote a sqlite_sequence row (one more page) in every
-            // commit. Audit rows are never deleted, so a new id is still above every id ever handed out.
+            // commit. Pruning the audit keeps its newest row, so a new id is still above every id ever handed out.
             """
             CREATE TABLE audit_v4 (
                 id INTEGER PRIMARY KEY,
@@ -117,6 +117,18 @@ final class Migrations {
             DROP TABLE audit;
             ALTER TABLE audit_v4 RENAME TO audit;
             CREATE INDEX audit_by_file ON audit(file, id);
+            """,
+            // 5: ended main sessions, so that an ended id is taken up again only by its agent or a resume of it.
+            """
+            CREATE TABLE IF NOT EXISTS ended_sessions (
+                id TEXT PRIMARY KEY,
+                agent TEXT NOT NULL,
+                pid INTEGER,
+                pid_start_ms INTEGER,
+                key_hash TEXT,
+                last_heard_ms INTEGER NOT NULL,
+                ended_ms INTEGER NOT NULL
+            );
             """);
 
     private Migrations() {

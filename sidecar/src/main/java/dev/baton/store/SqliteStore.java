@@ -4,6 +4,7 @@ import dev.baton.home.StateRecord;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.NamedLock;
 import dev.baton.session.AgentKind;
+import dev.baton.session.EndedSession;
 import dev.baton.session.Plan;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
@@ -59,6 +60,8 @@ public final class SqliteStore implements Store {
     private final CoordinationRows coordination;
     private final PreparedStatement insertEvent;
     private final PreparedStatement pruneEvents;
+    private final PreparedStatement upsertEnded;
+    private final PreparedStatement deleteEnded;
     /** Prepared once (preparing them for every commit was a tenth of its cost); null when they must be made anew. */
     private PreparedStatement begin;
     private PreparedStatement commit;
@@ -111,6 +114,10 @@ public final class SqliteStore implements Store {
             coordination = new CoordinationRows(connection);
             insertEvent = connection.prepareStatement("INSERT INTO events (seq, at_ms, kind, data) VALUES (?, ?, ?, ?)");
             pruneEvents = connection.prepareStatement("DELETE FROM events WHERE seq <= ?");
+            upsertEnded = connection.prepareStatement("""
+                    INSERT OR REPLACE INTO ended_sessions (id, agent, pid, pid_start_ms, key_hash, last_heard_ms, ended_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)""");
+            deleteEnded = connection.prepareStatement("DELETE FROM ended_sessions WHERE id = ?");
         } catch (SQLException e) {
             throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
         }
@@ -210,8 +217,20 @@ public final class SqliteStore implements Store {
                             rs.getString("host"), Instants.read(rs, "acquired_ms"), rs.getString("purpose")));
                 }
             }
+            List<EndedSession> ended = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM ended_sessions");
+                 ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    long pid = rs.getLong("pid");
+                    ProcessIdentity process = rs.wasNull() || pid <= 0 ? null
+                            : new ProcessIdentity(pid, Instants.read(rs, "pid_start_ms"));
+                    ended.add(new EndedSession(rs.getString("id"),
+                            AgentKind.fromWireName(rs.getString("agent")).orElse(AgentKind.API), process,
+                            rs.getString("key_hash"), Instants.read(rs, "last_heard_ms"), Instants.read(rs, "ended_ms")));
+                }
+            }
             return new Snapshot(sessions, locks, named, coordination.loadNegotiations(),
-                    coordination.loadMessages(), coordination.loadReceipts());
+                    coordination.loadMessages(), coordination.loadReceipts(), ended);
         } catch (SQLException e) {
             throw new StoreException("cannot read the database " + file + ": " + e.getMessage(), e);
         }
@@ -279,6 +298,30 @@ public final class SqliteStore implements Store {
         } else if (change instanceof Change.SessionRemoved removed) {
             deleteSession.setString(1, removed.session().id());
             deleteSession.executeUpdate();
+        } else if (change instanceof Change.SessionEnded sessionEnded) {
+            EndedSession ended = sessionEnded.ended();
+            upsertEnded.setString(1, ended.id());
+            upsertEnded.setString(2, ended.agent().wireName());
+            if (ended.process() == null) {
+                upsertEnded.setNull(3, Types.INTEGER);
+                upsertEnded.setNull(4, Types.INTEGER);
+            } else {
+                upsertEnded.setLong(3, ended.process().pid());
+                Instants.bind(upsertEnded, 4, ended.process().startedAt());
+            }
+            upsertEnded.setString(5, ended.keyHash());
+            upsertEnded.setLong(6, ended.lastHeard().toEpochMilli());
+            upsertEnded.setLong(7, ended.endedAt().toEpochMilli());
+            upsertEnded.executeUpdate();
+        } else if (change instanceof Change.EndedSessionTakenUp takenUp) {
+            deleteEnded.setString(1, takenUp.id());
+            deleteEnded.executeUpdate();
+        } else if (change instanceof Change.EndedSessionsPruned pruned) {
+            for (String id : pruned.ids()) {
+                deleteEnded.setString(1, id);
+                deleteEnded.addBatch();
+            }
+            deleteEnded.executeBatch();
         } else if (change instanceof Change.LockSaved saved) {
             FileLock lock = saved.lock();
             upsertLock.setString(1, lock.file());
@@ -352,8 +395,77 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public synchronized List<AuditEntry> history(String target, int limit) {
-        return queryAudit("SELECT * FROM audit WHERE file = ? ORDER BY id DESC LIMIT ?", target, limit);
+    public synchronized List<AuditEntry> history(String target, long beforeId, int limit) {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT * FROM audit WHERE file = ? AND id < ? ORDER BY id DESC LIMIT ?")) {
+            query.setString(1, target);
+            query.setLong(2, beforeId);
+            query.setInt(3, limit);
+            return readAudit(query);
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Ids are row ids, handed out in order and never reused while the newest row stays, so the oldest rows are the
+     * lowest ids and their times grow with them: the cut is found by id (a binary search over row lookups) and the
+     * rows below it deleted as a range, without scanning the table.
+     */
+    @Override
+    public synchronized int pruneAudit(Instant before, long keepRows, int batch) {
+        try {
+            long[] range = auditRange();
+            if (range == null) {
+                return 0;
+            }
+            long newest = range[1];
+            long cut = Math.max(range[0], newest - keepRows + 1); // ids below are beyond the newest keepRows
+            cut = Math.max(cut, firstIdAtOrAfter(before, range[0], newest));
+            cut = Math.min(Math.min(cut, newest), range[0] + batch);
+            if (cut <= range[0]) {
+                return 0;
+            }
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM audit WHERE id < ?")) {
+                delete.setLong(1, cut);
+                return delete.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot prune the audit log: " + e.getMessage(), e);
+        }
+    }
+
+    private long[] auditRange() throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT min(id), max(id) FROM audit");
+             ResultSet rs = query.executeQuery()) {
+            if (!rs.next()) {
+                return null;
+            }
+            long oldest = rs.getLong(1);
+            return rs.wasNull() ? null : new long[] {oldest, rs.getLong(2)};
+        }
+    }
+
+    /** The lowest id in [low, high] whose entry is at or after {@code before} (high when none is), by binary search. */
+    private long firstIdAtOrAfter(Instant before, long low, long high) throws SQLException {
+        try (PreparedStatement at = connection.prepareStatement("SELECT at_ms FROM audit WHERE id >= ? ORDER BY id LIMIT 1")) {
+            long lo = low;
+            long hi = high;
+            while (lo < hi) {
+                long mid = lo + (hi - lo) / 2;
+                at.setLong(1, mid);
+                long atMs;
+                try (ResultSet rs = at.executeQuery()) {
+                    atMs = rs.next() ? rs.getLong(1) : Long.MAX_VALUE;
+                }
+                if (atMs < before.toEpochMilli()) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
     }
 
     @Override
@@ -365,17 +477,21 @@ public final class SqliteStore implements Store {
         try (PreparedStatement query = connection.prepareStatement(sql)) {
             query.setObject(1, key);
             query.setInt(2, limit);
-            List<AuditEntry> entries = new ArrayList<>();
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    entries.add(new AuditEntry(rs.getLong("id"), Instants.read(rs, "at_ms"), rs.getString("action"),
-                            rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
-                }
-            }
-            return entries;
+            return readAudit(query);
         } catch (SQLException e) {
             throw new StoreException("cannot read the audit log: " + e.getMessage(), e);
         }
+    }
+
+    private static List<AuditEntry> readAudit(PreparedStatement query) throws SQLException {
+        List<AuditEntry> entries = new ArrayList<>();
+        try (ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                entries.add(new AuditEntry(rs.getLong("id"), Instants.read(rs, "at_ms"), rs.getString("action"),
+                        rs.getString("session_id"), rs.getString("file"), rs.getString("reason"), rs.getString("actor")));
+            }
+        }
+        return entries;
     }
 
     @Override

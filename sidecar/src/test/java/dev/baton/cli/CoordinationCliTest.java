@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.http.Json;
+import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -146,7 +149,7 @@ class CoordinationCliTest {
         assertThat(forced.out()).contains("(it was held by session session-a)");
         Run history = baton("history", app, "--json");
         assertThat(history.json().path("entries").get(0).path("actor").asText())
-                .startsWith("supervisor alice (pid " + ProcessHandle.current().pid());
+                .startsWith("supervisor (pid " + ProcessHandle.current().pid());
 
         assertThat(baton("force-release", app, "--supervisor", "--session", b.id()).err()).contains("acts for no session");
     }
@@ -189,13 +192,26 @@ class CoordinationCliTest {
 
     @Test
     void fromAnAgentsShellTheSessionIsFoundByAncestryWithoutAKey() throws Exception {
-        long parent = ProcessHandle.current().parent().orElseThrow().pid();
-        Agent ancestor = sidecar.register("session-ancestor", parent);
+        // The agent: a shell that, once its session is registered, runs `baton negotiate` as its child.
+        List<String> command = new ArrayList<>(List.of("bash", "-c", "read -r _; \"$@\"; echo \"exit $?\"", "agent"));
+        command.addAll(new BatonCli(sidecar.home(), dir).builder("negotiate", app, "--reason", "asked from the agent's shell")
+                .command());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("BATON_HOME", sidecar.home().toString());
+        Process agent = builder.start();
+        try {
+            Agent ancestor = sidecar.register("session-ancestor", agent.pid());
+            try (OutputStream in = agent.getOutputStream()) {
+                in.write("go\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            String output = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
-        Run asked = baton("negotiate", app, "--reason", "asked from the agent's shell");
-        assertThat(asked.exitCode()).as(asked.err()).isZero();
-        assertThat(sidecar.baton().negotiations().pendingRequests()).singleElement()
-                .satisfies(edge -> assertThat(edge.requester()).isEqualTo(ancestor.id()));
+            assertThat(output).as(output).endsWith("exit 0\n");
+            assertThat(sidecar.baton().negotiations().pendingRequests()).singleElement()
+                    .satisfies(edge -> assertThat(edge.requester()).isEqualTo(ancestor.id()));
+        } finally {
+            agent.destroyForcibly();
+        }
 
         try (ChildProcess other = ChildProcess.sleeping()) {
             Agent elsewhere = sidecar.register("session-elsewhere", other.pid());

@@ -30,6 +30,23 @@ class LockListingCliTest extends CliFixture {
     }
 
     @Test
+    void aTerminalsSessionHasAnIdNoOneCanGuessAndTakeFirst() {
+        ProcessHandle shell = ProcessHandle.current(); // the shell of the baton commands run here
+        String guessed = "cli-" + shell.pid() + "-" + shell.info().startInstant().orElseThrow().toEpochMilli();
+        sidecar.register(guessed, "cli", null); // another process takes the id the terminal's session once had
+
+        BatonCli.Result acquired = baton.run("acquire", "src/App.java");
+        BatonCli.Result again = baton.run("acquire", "src/Util.java");
+
+        assertThat(acquired.exit()).as(acquired.err()).isZero();
+        assertThat(again.exit()).as(again.err()).isZero();
+        java.util.List<String> holders = sidecar.get("/v1/locks").body().path("locks").findValuesAsText("session");
+        assertThat(holders).hasSize(2).allSatisfy(id -> assertThat(id).startsWith("cli-").isNotEqualTo(guessed)
+                .hasSizeGreaterThan("cli-".length() + 30));
+        assertThat(holders.get(0)).isEqualTo(holders.get(1)); // one shell, one session
+    }
+
+    @Test
     void locksNamedSaysSoWhenNoNamedLockIsHeld() {
         BatonCli.Result named = baton.run("locks", "--named");
 

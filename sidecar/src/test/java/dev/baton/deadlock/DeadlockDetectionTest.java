@@ -258,7 +258,7 @@ class DeadlockDetectionTest {
             deadlocks.editDenied(bob, baton.file("A.java")); // a second denial moves bob's window on
             deadlocks.editDenied(alice, baton.file("B.java")); // and alice's
             baton.clock.advance(java.time.Duration.ofSeconds(2));
-            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of()); // the clock moved, nothing else did
+            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of(), baton.proof(bob)); // the clock moved, nothing else did
             assertThat(deadlocks.waits()).extracting(WaitView::kind).containsOnly("denied").hasSize(2);
             assertThat(client.events("deadlock.resolved")).isEmpty();
 
@@ -347,6 +347,38 @@ class DeadlockDetectionTest {
     }
 
     /** Alice holds A.java and Bob B.java: each is one half of the smallest cycle. */
+    @Test
+    void denialsRepeatedInADeadlockAreAuditedOncePerChangeNotOncePerCheck() {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+            Crossing crossing = Crossing.of(baton, null);
+            Deadlocks deadlocks = baton.modules.deadlocks();
+
+            for (int round = 0; round < 100; round++) {
+                // Both agents keep trying each other's file; one also keeps asking with a wait, which meets the deadlock.
+                deadlocks.editDenied(crossing.bob(), baton.file("A.java"));
+                deadlocks.editDenied(crossing.alice(), baton.file("B.java"));
+                assertThat(baton.acquire(crossing.alice(), baton.file("B.java"), 30).path("deadlock").asText()).isNotEmpty();
+            }
+
+            Map<String, Long> rows = baton.sidecar.baton().ledger().read(world ->
+                    baton.sidecar.baton().ledger().store().auditSince(0, 100_000)).stream()
+                    .collect(java.util.stream.Collectors.groupingBy(dev.baton.state.AuditEntry::action,
+                            java.util.stream.Collectors.counting()));
+            assertThat(deadlocks.deadlocks()).hasSize(1);
+            assertThat(rows.get("wait-denied")).as(rows.toString()).isEqualTo(2);
+            assertThat(rows.get("deadlock-detected")).as(rows.toString()).isEqualTo(2);
+            assertThat(rows.getOrDefault("deadlock-resolved", 0L)).as(rows.toString()).isZero();
+
+            // Half a window later, a denial records the wait's new end once more: a restart keeps it that long.
+            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.dividedBy(2).plusSeconds(1));
+            deadlocks.editDenied(crossing.bob(), baton.file("A.java"));
+            deadlocks.editDenied(crossing.bob(), baton.file("A.java"));
+            long denied = baton.sidecar.baton().ledger().read(world -> baton.sidecar.baton().ledger().store()
+                    .auditSince(0, 100_000)).stream().filter(entry -> entry.action().equals("wait-denied")).count();
+            assertThat(denied).isEqualTo(3);
+        }
+    }
+
     private record Crossing(RunningSidecar baton, String alice, String bob) {
 
         static Crossing of(RunningSidecar baton, Long bobsPid) {

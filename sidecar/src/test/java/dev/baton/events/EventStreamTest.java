@@ -61,12 +61,37 @@ class EventStreamTest {
     }
 
     @Test
+    void aRefusedActForASessionAndTheSupervisorEndingOneAreEvents() throws Exception {
+        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+            String alice = baton.register("alice");
+            try (EventClient client = baton.events(null)) {
+                client.firstFrame();
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> baton.post("/v1/sessions/" + alice + "/heartbeat",
+                        Map.of(), Map.of(dev.baton.http.Callers.KEY_HEADER, "not-alices-key")))
+                        .isInstanceOf(RunningSidecar.ApiFailure.class);
+                String supervisor = baton.sidecar.home().readSupervisorToken().orElseThrow();
+                java.net.http.HttpResponse<String> ended = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + baton.port()
+                                + "/v1/sessions/" + alice)).header("Authorization", "Bearer " + supervisor).DELETE().build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(ended.statusCode()).as(ended.body()).isEqualTo(200);
+
+                JsonNode refused = client.awaitEvent("security.impersonation_refused").path("data");
+                JsonNode end = client.awaitEvent("session.ended").path("data");
+                assertThat(refused.path("session_id").asText()).isEqualTo(alice);
+                assertThat(refused.path("attempt").asText()).contains("a key that is not its own");
+                assertThat(end.path("actor").asText()).startsWith("supervisor (pid " + ProcessHandle.current().pid());
+            }
+        }
+    }
+
+    @Test
     void heartbeatsAreNotSentButOtherSessionChangesAre() {
         try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
             String alice = baton.register("alice");
             try (EventClient client = baton.events(null)) {
                 client.firstFrame();
-                baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of());
+                baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of(), baton.proof(alice));
                 baton.post("/v1/sessions", Map.of("session_id", alice, "name", "refactor auth"), baton.proof(alice));
                 JsonNode updated = client.awaitEvent("session.updated");
                 assertThat(updated.path("data").path("session").path("name").asText()).isEqualTo("refactor auth");

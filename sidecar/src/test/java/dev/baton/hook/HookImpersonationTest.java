@@ -77,7 +77,7 @@ class HookImpersonationTest extends HookFixture {
 
             assertThat(next.exit()).isZero();
             assertThat(next.stdout()).contains("re-read it before editing").contains("Cart.java")
-                    .contains("supervisor alice (pid " + ProcessHandle.current().pid());
+                    .contains("supervisor (pid " + ProcessHandle.current().pid());
             assertThat(victim.hook("PreToolUse", edit.replace(cart, harness.repo().path(ORDER).toString())).stdout())
                     .doesNotContain("re-read"); // told once
         }

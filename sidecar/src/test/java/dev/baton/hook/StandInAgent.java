@@ -90,14 +90,28 @@ final class StandInAgent implements AutoCloseable {
 
     /** One hook call of this agent with {@code payload} on stdin, as the agent makes it. */
     ScriptRun hook(String event, String payload) throws IOException {
+        return hook("claude", event, payload);
+    }
+
+    /** The same for the hook installed for {@code agent} (claude, copilot, codex, gemini). */
+    ScriptRun hook(String agent, String event, String payload) throws IOException {
         int n = calls.incrementAndGet();
         Path in = Files.writeString(dir.resolve("payload-" + n + ".json"), payload);
         Path out = dir.resolve("stdout-" + n + ".txt");
         Path err = dir.resolve("stderr-" + n + ".txt");
         long started = System.nanoTime();
-        int exit = step(quoted(HookHarness.SCRIPT.toString()) + " claude " + event + " < " + quoted(in.toString())
+        int exit = step(quoted(HookHarness.SCRIPT.toString()) + " " + agent + " " + event + " < " + quoted(in.toString())
                 + " > " + quoted(out.toString()) + " 2> " + quoted(err.toString()));
         return new ScriptRun(exit, Files.readString(out), Files.readString(err), Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /** Runs {@code command} in the repository in a child shell of this agent and returns what it printed. */
+    String output(String command) throws IOException {
+        Path out = dir.resolve("output-" + calls.incrementAndGet() + ".txt");
+        Path script = Files.writeString(dir.resolve("command-" + calls.incrementAndGet() + ".sh"), command + "\n");
+        step("( cd " + quoted(repo.toString()) + " && . " + quoted(script.toString()) + " ) > " + quoted(out.toString())
+                + " 2>&1");
+        return Files.readString(out);
     }
 
     /** Runs {@code command} in the repository in a child shell of this agent; its exit code. */

@@ -3,10 +3,12 @@ package dev.baton.hook;
 import static dev.baton.hook.HookHarness.CLAUDE_SESSION;
 import static dev.baton.hook.HookHarness.COPILOT_SESSION;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Session;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** SessionStart, PostToolUse, Stop and SessionEnd through the real hook script, against a real git repository. */
@@ -31,7 +33,7 @@ class TurnEndHookTest extends HookFixture {
         assertThat(output.get("hookEventName").asText()).isEqualTo("SessionStart");
         assertThat(output.get("additionalContext").asText())
                 .contains("Baton coordinates the AI coding agents editing this repository")
-                .contains("Your Baton session is " + CLAUDE_SESSION + "; its key is ")
+                .contains("Your Baton session is " + CLAUDE_SESSION + "; Baton knows your hooks")
                 .contains("`baton negotiate FILE --reason")
                 .contains("`baton check FILE`");
         Session session = harness.baton().sessions().get(CLAUDE_SESSION);
@@ -39,19 +41,22 @@ class TurnEndHookTest extends HookFixture {
         assertThat(session.process().pid()).isEqualTo(ProcessHandle.current().pid());
         assertThat(session.process().startedAt()).isEqualTo(ProcessHandle.current().info().startInstant().orElseThrow());
         assertThat(session.repoRoot()).isEqualTo(harness.repo().root().toString());
-        String key = output.get("additionalContext").asText().replaceAll("(?s).*its key is (\\S+) .*", "$1");
-        assertThat(harness.baton().sessions().authenticate(CLAUDE_SESSION, key).id()).isEqualTo(CLAUDE_SESSION);
     }
 
     @Test
-    void theKeyIsShownOnlyWhenTheSessionIsCreated() throws Exception {
-        harness.run("claude", "SessionStart", harness.sample("claude-sessionstart.json"));
-
+    void theSessionKeyIsNeverPartOfWhatTheAgentIsToldSoNoTranscriptHoldsIt() throws Exception {
+        ScriptRun created = harness.run("claude", "SessionStart", harness.sample("claude-sessionstart.json"));
         ScriptRun resumed = harness.run("claude", "SessionStart", harness.sample("claude-sessionstart.json"));
 
-        assertThat(resumed.json().at("/hookSpecificOutput/additionalContext").asText())
-                .contains("its key was issued when it first registered")
-                .doesNotContain("its key is");
+        for (ScriptRun run : List.of(created, resumed)) {
+            String told = run.json().at("/hookSpecificOutput/additionalContext").asText();
+            assertThat(told).contains("Your Baton session is " + CLAUDE_SESSION).doesNotContainIgnoringCase("key");
+            // Whatever word of it might be a key: none opens the session.
+            for (String word : told.split("[\\s;:,.()'`\"]+")) {
+                assertThatThrownBy(() -> harness.baton().sessions().authenticate(CLAUDE_SESSION, word)).as(word)
+                        .isInstanceOf(dev.baton.state.BatonException.class);
+            }
+        }
     }
 
     @Test

@@ -139,11 +139,16 @@ class HttpApiTest {
     @Test
     void aLivePidWithAnotherStartInstantIsNotTheHolder() {
         try (ChildProcess reused = ChildProcess.sleeping()) {
-            String otherStart = ProcessHandle.of(reused.pid()).orElseThrow().info().startInstant().orElseThrow()
-                    .minusSeconds(3600).toString();
-            sidecar.register(Map.of("session_id", "old", "agent", "claude-code", "pid", reused.pid(), "pid_start", otherStart));
+            java.time.Instant otherStart = ProcessHandle.of(reused.pid()).orElseThrow().info().startInstant().orElseThrow()
+                    .minusSeconds(3600);
+            // A session whose agent exited and whose pid a new process now has: the API takes no start instant but the
+            // live process's own, so the session is placed as it was left.
+            sidecar.sidecar().baton().sessions().register(new dev.baton.session.Registration("old",
+                    dev.baton.session.AgentKind.CLAUDE_CODE, new dev.baton.session.ProcessIdentity(reused.pid(), otherStart),
+                    null, null, null, null, null));
             sidecar.register("b", "cli", null);
-            acquire("old", List.of(file("x")), 0);
+            sidecar.sidecar().baton().locks().acquire(dev.baton.lock.AcquireRequest.explicit("old", List.of(file("x")),
+                    Duration.ZERO));
             assertThat(sidecar.get("/v1/locks").body().path("locks")).hasSize(1);
 
             assertThat(acquire("b", List.of(file("x")), 0).body().path("all_acquired").asBoolean()).isTrue();
@@ -331,8 +336,34 @@ class HttpApiTest {
         assertThat(reply.path("released").asBoolean()).isTrue();
         assertThat(reply.path("previous_holder").asText()).isEqualTo("a");
         JsonNode history = sidecar.get("/v1/history?file=" + file("x")).body().path("entries");
-        assertThat(history.get(0).path("actor").asText()).startsWith("supervisor dashboard (pid " + ProcessHandle.current().pid());
+        assertThat(history.get(0).path("actor").asText()).startsWith("supervisor (pid " + ProcessHandle.current().pid());
         assertThat(history.get(0).path("reason").asText()).isEqualTo("forced");
+    }
+
+    @Test
+    void aBusyFilesHistoryIsReadWholeAPageAtATime() {
+        sidecar.register("a", "cli", null);
+        for (int i = 0; i < 130; i++) {
+            acquire("a", List.of(file("busy")), 0);
+            sidecar.postAs("a", "/v1/locks/release", Map.of("session_id", "a", "files", List.of(file("busy"))));
+        }
+
+        List<Long> ids = new java.util.ArrayList<>();
+        String before = "";
+        int pages = 0;
+        while (true) {
+            JsonNode page = sidecar.get("/v1/history?file=" + file("busy") + "&limit=50" + before).body();
+            page.path("entries").forEach(entry -> ids.add(entry.path("id").asLong()));
+            pages++;
+            if (!page.hasNonNull("next_before")) {
+                break;
+            }
+            before = "&before=" + page.path("next_before").asLong();
+        }
+
+        assertThat(ids).hasSize(260).doesNotHaveDuplicates().isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(pages).isEqualTo(6);
+        assertThat(sidecar.get("/v1/history?file=" + file("busy") + "&before=0").status()).isEqualTo(400);
     }
 
     @Test

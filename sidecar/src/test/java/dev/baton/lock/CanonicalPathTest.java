@@ -35,6 +35,24 @@ class CanonicalPathTest {
     }
 
     @Test
+    void procSelfIsTheCallersAndIsRefusedWhenTheCallerIsUnknown() throws Exception {
+        Process child = new ProcessBuilder("sleep", "600").directory(dir.toFile()).start();
+        try {
+            String viaSelf = CanonicalPath.of("/proc/self/cwd/src/App.java", null, child::pid);
+            String viaFd = CanonicalPath.of("/dev/fd/../cwd/src/App.java", null, child::pid);
+
+            assertThat(viaSelf).isEqualTo(dir.toRealPath() + "/src/App.java");
+            assertThat(viaFd).isEqualTo(dir.toRealPath() + "/src/App.java");
+            assertThatThrownBy(() -> CanonicalPath.of("/proc/self/cwd/src/App.java", null))
+                    .isInstanceOf(BatonException.class).hasMessageContaining("goes through /proc/self");
+            assertThatThrownBy(() -> CanonicalPath.of("/proc/self/fd/0", null, child::pid))
+                    .isInstanceOf(BatonException.class).hasMessageContaining("a file of a process rather than a file in a repository");
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
     void aSymlinkedFileIsKeyedByItsTarget() throws Exception {
         Path target = Files.writeString(dir.resolve("target.txt"), "x");
         Files.createSymbolicLink(dir.resolve("link.txt"), target);

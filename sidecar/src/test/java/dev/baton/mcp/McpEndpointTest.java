@@ -27,32 +27,40 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The MCP endpoint driven the way an MCP client drives it: JSON-RPC over HTTP POST to a real sidecar. */
+/**
+ * The MCP endpoint driven the way an MCP client drives it: JSON-RPC over HTTP POST to a real sidecar. The tools that
+ * act for a session are called by two agent processes through their own MCP servers (the hook script in Mcp mode):
+ * each acts for the session of the agent that runs it, with no id or key in any argument.
+ */
 class McpEndpointTest {
 
     @TempDir Path dir;
     TestSidecar sidecar;
+    McpAgent agentA;
+    McpAgent agentB;
     Agent a;
     Agent b;
     McpClient mcp;
 
     @BeforeEach
-    void start() throws IOException {
+    void start() throws Exception {
         sidecar = TestSidecar.start(dir);
-        a = sidecar.register("session-a");
-        b = sidecar.register("session-b");
+        agentA = McpAgent.start(sidecar);
+        agentB = McpAgent.start(sidecar);
+        a = sidecar.register("session-a", agentA.pid());
+        b = sidecar.register("session-b", agentB.pid());
         mcp = McpClient.connected(sidecar);
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
+        agentA.close();
+        agentB.close();
         sidecar.close();
     }
 
-    Map<String, Object> as(Agent agent, Object... pairs) {
+    static Map<String, Object> args(Object... pairs) {
         Map<String, Object> arguments = new LinkedHashMap<>();
-        arguments.put("session_id", agent.id());
-        arguments.put("key", agent.key());
         for (int i = 0; i < pairs.length; i += 2) {
             arguments.put((String) pairs[i], pairs[i + 1]);
         }
@@ -104,97 +112,123 @@ class McpEndpointTest {
 
     @Test
     void aHandOffRunsEntirelyThroughTools() throws Exception {
-        JsonNode taken = mcp.call("lock_acquire", as(a, "files", List.of("src/App.java")));
-        assertThat(taken.path("isError").asBoolean()).isFalse();
+        JsonNode taken = agentA.call("lock_acquire", args("files", List.of("src/App.java")));
+        assertThat(taken.path("isError").asBoolean()).as(text(taken)).isFalse();
         assertThat(text(taken)).contains("acquired: src/App.java");
+        assertThat(sidecar.baton().locks().locksOf(a.id())).hasSize(1);
 
-        JsonNode blocked = mcp.call("lock_acquire", as(b, "files", List.of("src/App.java")));
+        JsonNode blocked = agentB.call("lock_acquire", args("files", List.of("src/App.java")));
         assertThat(blocked.path("structuredContent").path("all_acquired").asBoolean()).isFalse();
         assertThat(text(blocked)).contains("src/App.java is held by claude-code session session-", "negotiate_release");
 
-        McpClient other = McpClient.connected(sidecar);
-        CompletableFuture<JsonNode> waiting = CompletableFuture.supplyAsync(() -> other.call("negotiate_release",
-                as(b, "file", "src/App.java", "reason", "the failing test is in this file", "wait_seconds", 600)));
-        List<String> notices = await().atMost(Duration.ofSeconds(10))
+        CompletableFuture<JsonNode> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return agentB.call("negotiate_release", args("file", "src/App.java", "reason",
+                        "the failing test is in this file", "wait_seconds", 600));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        List<String> notices = await().atMost(Duration.ofSeconds(30))
                 .until(() -> sidecar.baton().notices().takeNotices(a.id()), list -> !list.isEmpty());
         String id = sidecar.baton().negotiations().pendingRequests().get(0).negotiationId();
         assertThat(notices).singleElement().asString().contains(id, "the failing test is in this file");
 
-        JsonNode deferred = mcp.call("respond_to_release", as(a, "negotiation_id", id,
+        JsonNode deferred = agentA.call("respond_to_release", args("negotiation_id", id,
                 "answer", Map.of("eta_minutes", 1, "reason", "saving my work")));
         assertThat(deferred.path("isError").asBoolean()).as(text(deferred)).isFalse();
         assertThat(deferred.path("structuredContent").path("status").asText()).isEqualTo("deferred");
 
-        JsonNode released = mcp.call("respond_to_release", as(a, "negotiation_id", id, "answer", "release"));
+        JsonNode released = agentA.call("respond_to_release", args("negotiation_id", id, "answer", "release"));
         assertThat(released.path("structuredContent").path("status").asText()).isEqualTo("released");
 
-        JsonNode outcome = waiting.get(10, TimeUnit.SECONDS);
+        JsonNode outcome = waiting.get(30, TimeUnit.SECONDS);
         assertThat(outcome.path("structuredContent").path("negotiation").path("status").asText()).isEqualTo("released");
-        assertThat(text(mcp.call("lock_acquire", as(b, "files", List.of("src/App.java"))))).contains("acquired: src/App.java");
+        assertThat(text(agentB.call("lock_acquire", args("files", List.of("src/App.java"))))).contains("acquired: src/App.java");
 
         JsonNode status = mcp.call("lock_status", Map.of("files", List.of(sidecar.file("src/App.java"))));
         assertThat(status.path("structuredContent").path("files").get(0).path("lock").path("holder").path("session").asText())
                 .isEqualTo(b.id());
-        JsonNode all = mcp.call("lock_release", as(b, "files", "all"));
+        JsonNode all = agentB.call("lock_release", args("files", "all"));
         assertThat(all.path("structuredContent").path("released")).hasSize(1);
         assertThat(text(mcp.call("lock_status", Map.of()))).startsWith("no locks are held");
     }
 
     @Test
-    void messagesPlansAndStatusWorkThroughTools() {
-        JsonNode sent = mcp.call("send_message", as(a, "to", "*", "text", "I am refactoring the auth module"));
+    void messagesPlansAndStatusWorkThroughTools() throws Exception {
+        JsonNode sent = agentA.call("send_message", args("to", "*", "text", "I am refactoring the auth module"));
         assertThat(text(sent)).contains("sent to everyone (1 session(s))");
 
-        JsonNode status = mcp.call("status", as(b));
+        JsonNode status = agentB.call("status", args());
         assertThat(status.path("structuredContent").path("unread_messages").asInt()).isEqualTo(1);
         assertThat(status.path("structuredContent").path("notices").get(0).asText()).contains("I am refactoring the auth module");
 
-        JsonNode inbox = mcp.call("fetch_inbox", as(b));
+        JsonNode inbox = agentB.call("fetch_inbox", args());
         assertThat(inbox.path("structuredContent").path("messages").get(0).path("text").asText())
                 .isEqualTo("I am refactoring the auth module");
-        assertThat(mcp.call("fetch_inbox", as(b)).path("structuredContent").path("total").asInt()).isZero();
-        assertThat(mcp.call("fetch_inbox", as(b, "unread_only", false)).path("structuredContent").path("total").asInt())
+        assertThat(agentB.call("fetch_inbox", args()).path("structuredContent").path("total").asInt()).isZero();
+        assertThat(agentB.call("fetch_inbox", args("unread_only", false)).path("structuredContent").path("total").asInt())
                 .isEqualTo(1);
 
-        JsonNode plan = mcp.call("update_plan", as(a, "goal", "refactor auth", "current_task", "extract TokenStore"));
+        JsonNode plan = agentA.call("update_plan", args("goal", "refactor auth", "current_task", "extract TokenStore"));
         assertThat(plan.path("isError").asBoolean()).as(text(plan)).isFalse();
-        mcp.call("update_plan", as(a, "current_task", "wire TokenStore"));
+        agentA.call("update_plan", args("current_task", "wire TokenStore"));
         JsonNode plans = mcp.call("list_plans", Map.of());
         assertThat(text(plans)).contains("session-a: goal: refactor auth; now: wire TokenStore", "session-b: (no plan published)");
         assertThat(mcp.call("list_plans", Map.of("session", "session-a")).path("structuredContent").path("plans")).hasSize(1);
 
         sidecar.acquire(a, "src/App.java");
-        JsonNode held = mcp.call("lock_acquire", as(b, "files", List.of("src/App.java")));
+        JsonNode held = agentB.call("lock_acquire", args("files", List.of("src/App.java")));
         assertThat(text(held)).contains("plan: 'refactor auth — now: wire TokenStore'");
     }
 
     @Test
-    void refusalsAreToolResultsWithIsErrorAndChangeNothing() {
+    void noToolTakesASessionOrAKeyAndACallerWithoutASessionChangesNothing() throws Exception {
+        JsonNode tools = mcp.request("tools/list", null).body().path("result").path("tools");
+        for (JsonNode tool : tools) {
+            assertThat(tool.at("/inputSchema/properties").has("key")).as(tool.path("name").asText()).isFalse();
+            assertThat(tool.at("/inputSchema/required").toString()).as(tool.path("name").asText())
+                    .doesNotContain("session_id").doesNotContain("key");
+        }
+
+        // This test's own process runs no session: its calls that act for one are refused, naming why.
+        assertToolError(mcp.call("lock_acquire", args("files", List.of("src/Util.java"))),
+                "UNAUTHORIZED: no Baton session runs above this MCP server (pid " + ProcessHandle.current().pid());
+        // An agent naming another session, with that session's key, is refused before anything is looked at.
+        assertToolError(agentB.call("lock_acquire", args("session_id", a.id(), "key", a.key(), "files",
+                List.of("src/Util.java"))), "unknown argument 'session_id'");
+        assertToolError(agentB.call("status", args("session_id", a.id(), "key", a.key())), "unknown argument");
+
+        assertThat(sidecar.baton().locks().locksOf(a.id())).isEmpty();
+        assertThat(sidecar.baton().locks().locksOf(b.id())).isEmpty();
+        int locks = sidecar.baton().ledger().read(world -> world.lockCount());
+        assertThat(locks).isZero();
+    }
+
+    @Test
+    void refusalsAreToolResultsWithIsErrorAndChangeNothing() throws Exception {
         sidecar.acquire(a, "src/App.java");
         String id = sidecar.baton().negotiations().negotiate(new dev.baton.negotiation.NegotiationRequest(b.id(),
                 sidecar.file("src/App.java"), "need it", null, null)).negotiation().id();
         sidecar.baton().notices().takeNotices(a.id());
 
-        assertToolError(mcp.call("lock_acquire", as(new Agent(b.id(), a.key()), "files", List.of("src/Util.java"))),
-                "UNAUTHORIZED");
-        assertToolError(mcp.call("respond_to_release", as(a, "negotiation_id", id,
+        assertToolError(agentA.call("respond_to_release", args("negotiation_id", id,
                 "answer", Map.of("eta_minutes", 61, "reason", "later"))), "between 1 and 60");
-        assertToolError(mcp.call("respond_to_release", as(a, "negotiation_id", "n-nosuch", "answer", "release")), "NOT_FOUND");
-        assertToolError(mcp.call("respond_to_release", as(a, "negotiation_id", id, "answer", "defer")), "exactly one of its forms");
-        assertToolError(mcp.call("negotiate_release", as(b, "file", "src/App.java", "reason", "x", "urgency", "low")),
+        assertToolError(agentA.call("respond_to_release", args("negotiation_id", "n-nosuch", "answer", "release")), "NOT_FOUND");
+        assertToolError(agentA.call("respond_to_release", args("negotiation_id", id, "answer", "defer")), "exactly one of its forms");
+        assertToolError(agentB.call("negotiate_release", args("file", "src/App.java", "reason", "x", "urgency", "low")),
                 "[\"normal\",\"urgent\"]");
-        assertToolError(mcp.call("negotiate_release", as(b, "file", "src/App.java", "reason", "")), "must not be empty");
-        assertToolError(mcp.call("negotiate_release", as(b, "file", "src/Other.java", "reason", "x")), "not held by anyone");
-        assertToolError(mcp.call("negotiate_release", as(a, "file", "src/App.java", "reason", "x")), "held by this session");
-        assertToolError(mcp.call("send_message", as(b, "to", "*", "text", "y".repeat(4001))), "the limit is 4000");
-        assertToolError(mcp.call("lock_acquire", as(b, "files", List.of("src/Util.java"), "color", "red")),
+        assertToolError(agentB.call("negotiate_release", args("file", "src/App.java", "reason", "")), "must not be empty");
+        assertToolError(agentB.call("negotiate_release", args("file", "src/Other.java", "reason", "x")), "not held by anyone");
+        assertToolError(agentA.call("negotiate_release", args("file", "src/App.java", "reason", "x")), "held by this session");
+        assertToolError(agentB.call("send_message", args("to", "*", "text", "y".repeat(4001))), "the limit is 4000");
+        assertToolError(agentB.call("lock_acquire", args("files", List.of("src/Util.java"), "color", "red")),
                 "unknown argument 'color'");
-        assertToolError(mcp.call("lock_acquire", as(b)), "'files' is required");
-        assertToolError(mcp.call("lock_release", as(b, "files", "everything")), "exactly one of its forms");
-        assertToolError(mcp.call("lock_acquire", as(b, "files", List.of("src/Util.java"), "wait_seconds", "soon")),
+        assertToolError(agentB.call("lock_acquire", args()), "'files' is required");
+        assertToolError(agentB.call("lock_release", args("files", "everything")), "exactly one of its forms");
+        assertToolError(agentB.call("lock_acquire", args("files", List.of("src/Util.java"), "wait_seconds", "soon")),
                 "must be an integer");
-        assertToolError(mcp.call("update_plan", as(b)), "give a goal, a current task, or both");
-        assertToolError(mcp.call("status", Map.of("session_id", b.id())), "together");
+        assertToolError(agentB.call("update_plan", args()), "give a goal, a current task, or both");
 
         assertThat(sidecar.baton().locks().locksOf(b.id())).isEmpty();
         assertThat(sidecar.baton().negotiations().view(id).status()).isEqualTo("pending");

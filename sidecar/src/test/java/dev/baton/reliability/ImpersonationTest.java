@@ -100,7 +100,7 @@ class ImpersonationTest {
 
             List<AuditEntry> forced = sidecar.sidecar().baton().ledger().read(world ->
                     sidecar.sidecar().baton().ledger().store().history("/r/x", 10));
-            assertThat(forced.get(0).actor()).startsWith("supervisor alice (pid ").contains("curl");
+            assertThat(forced.get(0).actor()).startsWith("supervisor (pid ").contains("curl").doesNotContain("alice");
         }
     }
 
@@ -115,6 +115,61 @@ class ImpersonationTest {
 
             assertThat(reply).matches("(?s)40[139].*");
             assertThat(sidecar.get("/v1/sessions/victim").body().path("pid").asLong()).isEqualTo(agent.pid());
+        }
+    }
+
+    @Test
+    void aHeartbeatForAnotherSessionNeedsItsProof() throws Exception {
+        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping()) {
+            sidecar.register("victim", "claude-code", agent.pid());
+            String before = sidecar.get("/v1/sessions/victim").body().path("last_heartbeat").asText();
+
+            String forged = curl(sidecar, "POST", "/v1/sessions/victim/heartbeat", "{}", List.of());
+
+            assertThat(forged).startsWith("401");
+            assertThat(sidecar.get("/v1/sessions/victim").body().path("last_heartbeat").asText()).isEqualTo(before);
+            assertThat(sidecar.postAs("victim", "/v1/sessions/victim/heartbeat", Map.of()).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aNamedLockIsTakenAndReleasedOnlyByItsOwnProcess() throws Exception {
+        try (TempSidecar sidecar = TempSidecar.start(home)) {
+            long self = ProcessHandle.current().pid();
+            assertThat(sidecar.post("/v1/named-locks/acquire", Map.of("name", "deploy", "pid", self)).body()
+                    .path("acquired").asBoolean()).isTrue();
+
+            // curl is a process of its own: not the holder, and not the process that started it.
+            String released = curl(sidecar, "POST", "/v1/named-locks/release", "{\"name\":\"deploy\",\"pid\":" + self + "}",
+                    List.of());
+            String forInit = curl(sidecar, "POST", "/v1/named-locks/acquire", "{\"name\":\"nightly\",\"pid\":1}", List.of());
+            String index = curl(sidecar, "POST", "/v1/named-locks/acquire",
+                    "{\"name\":\"git-index:/home/dev/shop\",\"pid\":1}", List.of());
+
+            assertThat(released).startsWith("403").contains("not the caller");
+            assertThat(forInit).startsWith("403").contains("process 1 is not the caller");
+            assertThat(index).startsWith("400").contains("are Baton's own");
+            assertThat(sidecar.get("/v1/named-locks").body().path("named_locks").findValuesAsText("name"))
+                    .containsExactly("deploy");
+            assertThat(sidecar.post("/v1/named-locks/release", Map.of("name", "deploy", "pid", self)).body()
+                    .path("released").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void aRegistrationClaimsOnlyWhatTheKernelShows() throws Exception {
+        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping()) {
+            String start = ProcessHandle.of(agent.pid()).orElseThrow().info().startInstant().orElseThrow()
+                    .minusSeconds(3600).toString();
+
+            String onAnother = curl(sidecar, "POST", "/v1/sessions",
+                    "{\"session_id\":\"mine\",\"agent\":\"claude-code\",\"pid\":" + agent.pid() + "}", List.of());
+            String wrongStart = sidecar.post("/v1/sessions", Map.of("session_id", "mine", "agent", "claude-code",
+                    "pid", agent.pid(), "pid_start", start)).toString();
+
+            assertThat(onAnother).startsWith("403").contains("is not the caller");
+            assertThat(wrongStart).contains("400").contains("not at " + start);
+            assertThat(sidecar.get("/v1/sessions").body().path("sessions")).isEmpty();
         }
     }
 

@@ -22,8 +22,13 @@ abstract class ForwardingStore implements Store {
     }
 
     @Override
-    public List<AuditEntry> history(String file, int limit) {
-        return real.history(file, limit);
+    public List<AuditEntry> history(String file, long beforeId, int limit) {
+        return real.history(file, beforeId, limit);
+    }
+
+    @Override
+    public int pruneAudit(java.time.Instant before, long keepRows, int batch) {
+        return real.pruneAudit(before, keepRows, batch);
     }
 
     @Override

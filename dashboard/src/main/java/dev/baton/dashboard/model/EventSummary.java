@@ -22,7 +22,14 @@ final class EventSummary {
             case "session.updated":
                 return "session " + who(data.path("session").path("id").asText()) + " updated";
             case "session.ended":
-                return "session " + who(data.path("session_id").asText()) + " ended" + because(data.path("reason"));
+                String endedBy = data.path("actor").asText(null);
+                return "session " + who(data.path("session_id").asText()) + " ended" + because(data.path("reason"))
+                        + (endedBy == null ? "" : ", by " + handedOverBy(endedBy));
+            case "security.impersonation_refused":
+                String session = data.path("session_id").asText(null);
+                return "refused: " + data.path("by").asText("an unknown process") + " tried to act as "
+                        + (session == null ? "another session" : who(session)) + " ("
+                        + data.path("attempt").asText("?") + ")";
             case "lock.acquired":
                 return who(data.path("lock").path("holder").path("session").asText()) + " locked "
                         + file(data.path("lock").path("file").asText(), data.path("lock").path("holder").path("session").asText());

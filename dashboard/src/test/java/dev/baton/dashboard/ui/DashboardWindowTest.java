@@ -143,7 +143,7 @@ class DashboardWindowTest {
         assertThat(StreamSupport.stream(sidecar.history(file).path("entries").spliterator(), false)
                 .map(entry -> entry.path("actor").asText("")))
                 .as("the audit names the supervisor, the dashboard, and the process the kernel saw")
-                .anyMatch(actor -> actor.startsWith("supervisor dashboard (pid "));
+                .anyMatch(actor -> actor.startsWith("supervisor (pid "));
     }
 
     @Test

@@ -95,6 +95,25 @@ class DashboardModelTest {
     }
 
     @Test
+    void refusedImpersonationsAndTheSupervisorEndingASessionShowInTheActivityLog() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z") + ","
+                + session(B, null, "2025-01-01T09:30:00Z"), "", "", "", ""))));
+
+        model.apply(List.of(
+                frame(event(2, "security.impersonation_refused", "{\"session_id\":\"" + A + "\",\"attempt\":"
+                        + "\"hook call not from below the session's agent\",\"by\":\"pid 777\"}")),
+                frame(event(3, "security.impersonation_refused", "{\"attempt\":\"named lock nightly for process 1,"
+                        + " which it did not start\",\"by\":\"pid 778\"}")),
+                frame(event(4, "session.ended", "{\"session_id\":\"" + B + "\",\"reason\":\"session-ended\","
+                        + "\"actor\":\"supervisor (pid 4242 java on /dev/pts/3)\"}"))));
+
+        assertThat(model.activity()).extracting(e -> e.summary()).contains(
+                "refused: pid 777 tried to act as aaaaaaaa (hook call not from below the session's agent)",
+                "refused: pid 778 tried to act as another session (named lock nightly for process 1, which it did not start)",
+                "session bbbbbbbb ended (session-ended), by the supervisor (pid 4242 java on /dev/pts/3)");
+    }
+
+    @Test
     void aLaterSnapshotReplacesEverythingShownBefore() {
         model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"),
                 lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));

@@ -1,0 +1,84 @@
+package dev.baton.session;
+
+import dev.baton.state.World;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Who may take up the id of a session that ended (or whose agent process exited): the agent process that ran it,
+ * at any time; another process only as a resume of it that the kernel's facts bear out. Such a process is an agent
+ * of the same kind, started after the session was last heard from, running no other session, and not started from
+ * inside the process tree of an agent that runs or ran a session. So an agent cannot take over the id of a session
+ * it saw end, from its own process or from one it starts, and the real resume of that session is not refused.
+ */
+final class ResumeRule {
+
+    /** Start instants come from clock ticks since boot, the session's times from the clock: allow for rounding. */
+    private static final Duration TOLERANCE = Duration.ofSeconds(1);
+    private static final int MAX_DEPTH = 64;
+
+    private ResumeRule() {
+    }
+
+    /** Why {@code claimant} may not take up {@code ended}'s id, or empty when it may. */
+    static Optional<String> refusal(EndedSession ended, AgentKind agent, ProcessIdentity claimant, World world) {
+        String session = "session " + Session.shortId(ended.id());
+        if (ended.process() == null) {
+            return claimant == null ? Optional.empty() : Optional.of(session + " was registered without an agent"
+                    + " process; it cannot be given one now (register a new session instead)");
+        }
+        if (claimant == null) {
+            return Optional.of(session + " belonged to agent process " + ended.process().pid() + "; a call that names"
+                    + " no agent process cannot take its id up");
+        }
+        if (sameProcess(ended.process(), claimant)) {
+            return Optional.empty();
+        }
+        String taker = "process " + claimant.pid();
+        if (agent != ended.agent()) {
+            return Optional.of(session + " was a " + ended.agent().wireName() + " session; " + taker + " registers as "
+                    + agent.wireName());
+        }
+        if (claimant.startedAt() == null || claimant.startedAt().isBefore(ended.lastHeard().minus(TOLERANCE))) {
+            return Optional.of(session + " was last heard from at " + ended.lastHeard() + ", and " + taker + " was"
+                    + " already running then; only its own agent (pid " + ended.process().pid() + ") or a new agent"
+                    + " process started to resume it takes its id up");
+        }
+        Optional<Session> running = world.sessions().stream()
+                .filter(other -> sameProcess(other.process(), claimant) && !other.id().equals(ended.id()))
+                .findFirst();
+        if (running.isPresent()) {
+            return Optional.of(taker + " runs session " + running.get().shortId() + "; it cannot take up the id of "
+                    + session + ", which another agent process (pid " + ended.process().pid() + ") ran");
+        }
+        return insideAnAgent(claimant, world).map(agentSession -> taker + " was started from inside the process tree"
+                + " of " + agentSession + "; only a process started outside every agent may resume " + session);
+    }
+
+    /** The session (live or ended) of the nearest agent process above {@code process}, if any. */
+    static Optional<String> insideAnAgent(ProcessIdentity process, World world) {
+        Optional<ProcessHandle> current = ProcessHandle.of(process.pid()).flatMap(ProcessHandle::parent);
+        for (int depth = 0; depth < MAX_DEPTH && current.isPresent(); depth++) {
+            ProcessHandle handle = current.get();
+            ProcessIdentity ancestor = new ProcessIdentity(handle.pid(), handle.info().startInstant().orElse(null));
+            Optional<String> agentSession = world.sessions().stream()
+                    .filter(session -> session.agent().isAgent() && sameProcess(session.process(), ancestor))
+                    .map(session -> "agent session " + session.shortId() + " (pid " + handle.pid() + ")")
+                    .findFirst()
+                    .or(() -> world.endedSessions().stream()
+                            .filter(ended -> ended.agent().isAgent() && sameProcess(ended.process(), ancestor))
+                            .map(ended -> "the agent of ended session " + Session.shortId(ended.id())
+                                    + " (pid " + handle.pid() + ")")
+                            .findFirst());
+            if (agentSession.isPresent()) {
+                return agentSession;
+            }
+            current = handle.parent();
+        }
+        return Optional.empty();
+    }
+
+    static boolean sameProcess(ProcessIdentity a, ProcessIdentity b) {
+        return ProcessIdentity.same(a, b);
+    }
+}
