@@ -92,7 +92,7 @@ final class LockRoutes {
 
     private void forceRelease(Context ctx) {
         ForceReleaseBody body = Bodies.read(ctx, ForceReleaseBody.class);
-        String actor = Supervisor.require(ctx, "freeing another session's file without a negotiation");
+        String actor = Supervisor.require(baton, ctx, "freeing another session's file without a negotiation");
         String file = CanonicalPath.of(body.file(), body.cwd(), Callers.self(ctx));
         Optional<FileLock> freed = baton.locks().forceRelease(file, actor);
         Map<String, Object> reply = new LinkedHashMap<>();

@@ -68,7 +68,7 @@ final class MessageRoutes {
      * Private messages of every session are the supervisor's to read: it needs the supervisor token.
      */
     private void everyMessage(Context ctx) {
-        Supervisor.require(ctx, "reading every session's messages");
+        Supervisor.require(baton, ctx, "reading every session's messages");
         if (ctx.queryParam("session_id") != null) {
             throw BatonException.invalid("all=true lists every session's messages; leave out session_id (or drop all=true"
                     + " to read one session's inbox)");

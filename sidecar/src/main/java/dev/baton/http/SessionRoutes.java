@@ -170,7 +170,7 @@ final class SessionRoutes {
     /** Ending a session is its own call (its key, or its agent's process) or the supervisor's, who is audited as such. */
     private void end(Context ctx) {
         String id = ctx.pathParam("id");
-        String actor = Supervisor.is(ctx) ? Supervisor.actor(ctx) : null;
+        String actor = Supervisor.is(ctx) ? Supervisor.require(baton, ctx, "ending another session") : null;
         if (actor == null) {
             Callers.verify(baton, ctx, id);
         }

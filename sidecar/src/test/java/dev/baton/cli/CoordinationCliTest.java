@@ -43,12 +43,16 @@ class CoordinationCliTest {
     Agent b;
     String app;
 
+    /** The agents' processes: children of this test, whose CLI also acts as the supervisor and so must be neither. */
+    final ChildProcess agentA = ChildProcess.sleeping();
+    final ChildProcess agentB = ChildProcess.sleeping();
+
     @BeforeEach
     void start() throws IOException {
         sidecar = TestSidecar.start(dir);
         System.setProperty(SidecarCommands.HOME_PROPERTY, sidecar.home().toString());
-        a = sidecar.register("session-a");
-        b = sidecar.register("session-b");
+        a = sidecar.register("session-a", agentA.pid());
+        b = sidecar.register("session-b", agentB.pid());
         app = sidecar.file("src/App.java");
         sidecar.acquire(a, "src/App.java");
     }
@@ -57,6 +61,8 @@ class CoordinationCliTest {
     void stop() {
         System.clearProperty(SidecarCommands.HOME_PROPERTY);
         sidecar.close();
+        agentA.close();
+        agentB.close();
     }
 
     static Run baton(String... args) {

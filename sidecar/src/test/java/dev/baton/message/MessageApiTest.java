@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.TestSidecar.Reply;
+import dev.baton.support.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,17 +29,27 @@ class MessageApiTest {
     Agent bravo;
     Agent charlie;
 
+    /** The agents' processes: children of this test, which reads as the supervisor and so must be none of them. */
+    final List<ChildProcess> agents = new ArrayList<>();
+
     @BeforeEach
     void start() throws IOException {
         sidecar = TestSidecar.start(dir);
-        alpha = sidecar.register("alpha-1111");
-        bravo = sidecar.register("bravo-2222");
-        charlie = sidecar.register("charlie-3333");
+        alpha = register("alpha-1111");
+        bravo = register("bravo-2222");
+        charlie = register("charlie-3333");
     }
 
     @AfterEach
     void stop() {
         sidecar.close();
+        agents.forEach(ChildProcess::close);
+    }
+
+    Agent register(String id) {
+        ChildProcess agent = ChildProcess.sleeping();
+        agents.add(agent);
+        return sidecar.register(id, agent.pid());
     }
 
     Reply send(Agent from, String to, String text) {
@@ -126,7 +137,7 @@ class MessageApiTest {
         assertThat(sent.body().path("recipients").asInt()).isEqualTo(2);
         long id = sent.body().path("message").path("id").asLong();
         sidecar.clock().advance(Duration.ofMillis(5));
-        Agent latecomer = sidecar.register("delta-4444");
+        Agent latecomer = register("delta-4444");
 
         assertThat(markRead(bravo, Map.of("ids", List.of(id))).status()).isEqualTo(200);
         assertThat(inbox(bravo, "&unread=true").path("total").asInt()).isZero();
@@ -182,7 +193,7 @@ class MessageApiTest {
         assertRefused(send(bravo, alpha.id(), "x".repeat(Messages.MAX_TEXT_LENGTH + 1)), 400, "the limit is 4000");
         assertRefused(send(bravo, alpha.id(), "  "), 400, "the message is empty");
         assertRefused(send(bravo, "zulu", "hello?"), 404, "no running session id starts with 'zulu'");
-        sidecar.register("alpha-9999");
+        register("alpha-9999");
         assertRefused(send(bravo, "alpha", "which one?"), 400, "matches 2 sessions");
         assertRefused(send(bravo, bravo.id(), "note to self"), 400, "to itself");
         assertRefused(sidecar.post("/v1/messages", Map.of("session_id", bravo.id(), "to", "*", "text", "hi"), alpha.proof()),
@@ -207,7 +218,7 @@ class MessageApiTest {
     void messagesNobodyCanReadAnyMoreArePrunedBySweeping() {
         send(bravo, alpha.id(), "for alpha");
         send(alpha, bravo.id(), "for bravo");
-        sidecar.delete("/v1/sessions/" + alpha.id(), Map.of());
+        sidecar.delete("/v1/sessions/" + alpha.id(), alpha.proof());
         sidecar.baton().sweepCoordination();
         List<String> kept = sidecar.baton().ledger().read(world -> world.messages().values().stream().map(Message::text).toList());
         assertThat(kept).containsExactly("for bravo");

@@ -130,7 +130,7 @@ class DashboardWindowTest {
 
         assertThat(robot.lookup("#confirmation").query().isVisible()).isTrue();
         String question = robot.lookup("#confirmation-question").queryAs(Label.class).getText();
-        assertThat(question).contains(file.toString()).contains("crashed-agent").contains("pid " + ProcessHandle.current().pid());
+        assertThat(question).contains(file.toString()).contains("crashed-agent").contains("pid " + sidecar.pidOf(session));
         assertThat(sidecar.locks().path("locks")).hasSize(1);
 
         robot.clickOn("#confirm-action");

@@ -22,15 +22,14 @@ import java.util.Map;
  */
 final class LiveSidecar implements AutoCloseable {
 
-    /**
-     * Sessions are registered with this JVM as their agent process, so this JVM proves it acts for them
-     * the way an agent's own calls do: by being that process.
-     */
-    private static final Map<String, String> AS_THE_AGENT =
-            Map.of();
-
     private final Path homeDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    /**
+     * Each session's agent is a sleeping child of this JVM, never the JVM itself: the JVM is the dashboard, the
+     * supervisor, whose actions the sidecar refuses to an agent's process. The sessions' own calls carry their keys.
+     */
+    private final Map<String, Process> agents = new java.util.HashMap<>();
+    private final Map<String, String> keys = new java.util.HashMap<>();
     private Sidecar sidecar;
     private String token;
 
@@ -69,35 +68,52 @@ final class LiveSidecar implements AutoCloseable {
     }
 
     String register(String sessionId, String agent, String name, Path cwd) {
+        Process process;
+        try {
+            process = new ProcessBuilder("sleep", "3600").start();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        agents.put(sessionId, process);
         Map<String, Object> body = new java.util.HashMap<>(Map.of("session_id", sessionId, "agent", agent,
-                "pid", ProcessHandle.current().pid(), "cwd", cwd.toString()));
+                "pid", process.pid(), "cwd", cwd.toString()));
         if (name != null) {
             body.put("name", name);
         }
-        post("/v1/sessions", body);
+        keys.put(sessionId, post("/v1/sessions", body).path("key").asText());
         return sessionId;
+    }
+
+    /** The agent process a registered session runs in. */
+    long pidOf(String sessionId) {
+        return agents.get(sessionId).pid();
+    }
+
+    private Map<String, String> as(String sessionId) {
+        String key = keys.get(sessionId);
+        return key == null ? Map.of() : Map.of("X-Baton-Key", key);
     }
 
     JsonNode acquire(String sessionId, Path file, int waitSeconds) {
         return post("/v1/locks/acquire", Map.of("session_id", sessionId, "files", List.of(file.toString()),
-                "wait_seconds", waitSeconds), AS_THE_AGENT);
+                "wait_seconds", waitSeconds), as(sessionId));
     }
 
     JsonNode sendMessage(String fromSession, String to, String text) {
-        return post("/v1/messages", Map.of("session_id", fromSession, "to", to, "text", text), AS_THE_AGENT);
+        return post("/v1/messages", Map.of("session_id", fromSession, "to", to, "text", text), as(fromSession));
     }
 
     JsonNode negotiate(String requester, Path file, String reason, String urgency) {
         return post("/v1/negotiations", Map.of("session_id", requester, "file", file.toString(), "reason", reason,
-                "urgency", urgency), AS_THE_AGENT);
+                "urgency", urgency), as(requester));
     }
 
     JsonNode plan(String sessionId, String goal, String currentTask) {
-        return post("/v1/plans", Map.of("session_id", sessionId, "goal", goal, "current_task", currentTask), AS_THE_AGENT);
+        return post("/v1/plans", Map.of("session_id", sessionId, "goal", goal, "current_task", currentTask), as(sessionId));
     }
 
     JsonNode release(String sessionId, Path file) {
-        return post("/v1/locks/release", Map.of("session_id", sessionId, "files", List.of(file.toString())), AS_THE_AGENT);
+        return post("/v1/locks/release", Map.of("session_id", sessionId, "files", List.of(file.toString())), as(sessionId));
     }
 
     JsonNode locks() {
@@ -109,7 +125,9 @@ final class LiveSidecar implements AutoCloseable {
     }
 
     void endSession(String sessionId) {
-        send(HttpRequest.newBuilder(URI.create(base() + "/v1/sessions/" + sessionId)).DELETE());
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + "/v1/sessions/" + sessionId)).DELETE();
+        as(sessionId).forEach(request::header);
+        send(request);
     }
 
     private JsonNode get(String path) {
@@ -151,5 +169,6 @@ final class LiveSidecar implements AutoCloseable {
     @Override
     public void close() {
         stop();
+        agents.values().forEach(Process::destroyForcibly);
     }
 }
