@@ -260,39 +260,32 @@ final class ProgramFiles {
 
     private FileStep linkHookScript(HookScript script, boolean dryRun) throws IOException {
         Path link = layout.hookLink();
-        Path target = layout.hookScript();
-        if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
-            return new FileStep("unchanged", link, "link to the hook script");
-        }
         if (Files.exists(link) && !Files.isSymbolicLink(link)) {
-            boolean copyOfOurs = Arrays.equals(Files.readAllBytes(link), script.content());
-            return copyOfOurs
+            return Arrays.equals(Files.readAllBytes(link), script.content())
                     ? new FileStep("unchanged", link, "copy of the hook script")
                     : new FileStep("skipped", link, "a different file already has this name; left it alone");
         }
-        if (dryRun) {
-            return new FileStep("would be created", link, "link to the hook script");
-        }
-        Files.createDirectories(link.getParent());
-        Files.deleteIfExists(link);
-        Files.createSymbolicLink(link, target);
-        return new FileStep("created", link, "link to the hook script");
+        return link(link, layout.hookScript(), "link to the hook script", dryRun);
     }
 
     /** {@code baton-shell}, the hook script under the name that makes it the shell wrapper: a link beside it. */
     private FileStep linkShellWrapper(boolean dryRun) throws IOException {
-        Path link = layout.shellWrapper();
-        Path target = Path.of(layout.hookScript().getFileName().toString());
+        return link(layout.shellWrapper(), Path.of(layout.hookScript().getFileName().toString()),
+                "shell wrapper (link to the hook script)", dryRun);
+    }
+
+    /** Makes {@code link} a symbolic link to {@code target}, replacing whatever link it was. */
+    private static FileStep link(Path link, Path target, String what, boolean dryRun) throws IOException {
         if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
-            return new FileStep("unchanged", link, "shell wrapper (link to the hook script)");
+            return new FileStep("unchanged", link, what);
         }
         if (dryRun) {
-            return new FileStep("would be created", link, "shell wrapper (link to the hook script)");
+            return new FileStep("would be created", link, what);
         }
         Files.createDirectories(link.getParent());
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, target);
-        return new FileStep("created", link, "shell wrapper (link to the hook script)");
+        return new FileStep("created", link, what);
     }
 
     private boolean isShellWrapperLink(Path link) throws IOException {
