@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.http.Json;
-import java.io.BufferedReader;
+import dev.baton.support.LineProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +27,6 @@ class McpBridgeHookTest {
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
             + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}";
     private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
-    /** How long one answer may take: far more than any answer needs, bounded so a hung bridge fails the test. */
-    private static final long ANSWER_SECONDS = 60;
 
     @TempDir
     Path dir;
@@ -73,7 +65,7 @@ class McpBridgeHookTest {
         assertThat(Files.readString(harness.home().logFile())).contains("Baton sidecar serving on 127.0.0.1:");
         // An agent ending its MCP server kills that process's tree (Copilot CLI does): the sidecar is not in it.
         long sidecar = harness.home().readPid().orElseThrow();
-        assertThat(bridge.process.descendants().map(ProcessHandle::pid)).doesNotContain(sidecar);
+        assertThat(bridge.process.process().descendants().map(ProcessHandle::pid)).doesNotContain(sidecar);
         assertThat(ProcessHandle.of(sidecar)).isPresent();
     }
 
@@ -192,31 +184,17 @@ class McpBridgeHookTest {
         bridge = Bridge.start(harness, "claude", env("CLAUDE_FILE_LOCK", "0"));
 
         assertThat(bridge.exitCode()).isZero();
-        assertThat(bridge.lines).isEmpty();
+        assertThat(bridge.process.unread()).isEmpty();
         assertThat(harness.home().logFile()).doesNotExist();
     }
 
     /** The script running as an agent's MCP server: lines in, lines out. */
     private static final class Bridge implements AutoCloseable {
 
-        private final Process process;
-        private final OutputStream stdin;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final LineProcess process;
 
         private Bridge(Process process) {
-            this.process = process;
-            this.stdin = process.getOutputStream();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        lines.add(line);
-                    }
-                } catch (IOException ended) {
-                    // the process was closed
-                }
-            }, "mcp-bridge-stdout");
-            reader.setDaemon(true);
-            reader.start();
+            this.process = new LineProcess(process, "mcp-bridge");
         }
 
         static Bridge start(HookHarness harness, String agent, Map<String, String> env) throws IOException {
@@ -229,36 +207,25 @@ class McpBridgeHookTest {
         /** Sends a request and returns its answer, the next line the script prints. */
         JsonNode ask(String request) throws Exception {
             tell(request);
-            String line = lines.poll(ANSWER_SECONDS, TimeUnit.SECONDS);
-            assertThat(line).as("an answer to %s within %d s", request, ANSWER_SECONDS).isNotNull();
-            return Json.mapper().readTree(line);
+            return Json.mapper().readTree(process.nextLine("an answer to " + request));
         }
 
         void tell(String message) throws IOException {
-            stdin.write((message + "\n").getBytes(StandardCharsets.UTF_8));
-            stdin.flush();
+            process.tell(message);
         }
 
         boolean isAlive() {
-            return process.isAlive();
+            return process.process().isAlive();
         }
 
         int exitCode() throws Exception {
-            assertThat(process.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS)).as("the script exits").isTrue();
-            return process.exitValue();
+            return process.exitCode();
         }
 
         @Override
         public void close() throws Exception {
-            try {
-                stdin.close();
-            } catch (IOException alreadyGone) {
-                // it exited first
-            }
-            if (!process.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-            assertThat(lines).as("lines nobody asked for").isEmpty();
+            process.close();
+            assertThat(process.unread()).as("lines nobody asked for").isEmpty();
         }
     }
 }

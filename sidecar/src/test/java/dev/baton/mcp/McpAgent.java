@@ -6,16 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.TestSidecar;
 import dev.baton.http.Json;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import dev.baton.support.LineProcess;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,28 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class McpAgent implements AutoCloseable {
 
     static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
-    /** How long one answer may take: far more than any answer needs, bounded so a hung server fails the test. */
-    private static final long ANSWER_SECONDS = 60;
-
-    private final Process process;
-    private final OutputStream stdin;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final LineProcess process;
     private final AtomicLong ids = new AtomicLong();
 
     private McpAgent(Process process) {
-        this.process = process;
-        this.stdin = process.getOutputStream();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = out.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException ended) {
-                // the process was closed
-            }
-        }, "mcp-agent-stdout");
-        reader.setDaemon(true);
-        reader.start();
+        this.process = new LineProcess(process, "mcp-agent");
     }
 
     /** Starts the agent and its MCP server, and initializes the server as a client does. */
@@ -64,12 +40,12 @@ final class McpAgent implements AutoCloseable {
                 .<ObjectNode>set("capabilities", Json.mapper().createObjectNode())
                 .set("clientInfo", Json.mapper().createObjectNode().put("name", "stand-in agent").put("version", "1")));
         assertThat(initialized.at("/result/serverInfo/name").asText()).as(initialized.toString()).isEqualTo("baton");
-        agent.tell("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        agent.process.tell("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
         return agent;
     }
 
     long pid() {
-        return process.pid();
+        return process.process().pid();
     }
 
     /** The result of tools/call: {content, structuredContent, isError}. */
@@ -85,28 +61,14 @@ final class McpAgent implements AutoCloseable {
         long id = ids.incrementAndGet();
         ObjectNode message = Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
         message.set("params", params);
-        tell(message.toString());
-        String line = lines.poll(ANSWER_SECONDS, TimeUnit.SECONDS);
-        assertThat(line).as("an answer to %s within %d s", method, ANSWER_SECONDS).isNotNull();
-        JsonNode answer = Json.mapper().readTree(line);
+        process.tell(message.toString());
+        JsonNode answer = Json.mapper().readTree(process.nextLine("an answer to " + method));
         assertThat(answer.path("id").asLong()).isEqualTo(id);
         return answer;
     }
 
-    private void tell(String message) throws IOException {
-        stdin.write((message + "\n").getBytes(StandardCharsets.UTF_8));
-        stdin.flush();
-    }
-
     @Override
     public void close() throws Exception {
-        try {
-            stdin.close();
-        } catch (IOException alreadyGone) {
-            // it exited first
-        }
-        if (!process.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-        }
+        process.close();
     }
 }
