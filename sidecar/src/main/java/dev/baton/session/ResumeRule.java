@@ -7,8 +7,9 @@ import java.util.Optional;
 /**
  * Who may take up the id of a session that ended (or whose agent process exited): the agent process that ran it,
  * at any time; another process only as a resume of it that the kernel's facts bear out. Such a process is an agent
- * of the same kind, started after the session was last heard from, running no other session, and not started from
- * inside the process tree of an agent that runs or ran a session. So an agent cannot take over the id of a session
+ * of the same kind, started after the session was last heard from, running no other session, in the sidecar's user
+ * namespace (not in the one Baton's shell wrapper runs an agent's command in), and not started from inside the process
+ * tree of an agent that runs or ran a session. So an agent cannot take over the id of a session
  * it saw end, from its own process or from one it starts, and the real resume of that session is not refused.
  */
 final class ResumeRule {
@@ -50,6 +51,12 @@ final class ResumeRule {
         if (running.isPresent()) {
             return Optional.of(taker + " runs session " + running.get().shortId() + "; it cannot take up the id of "
                     + session + ", which another agent process (pid " + ended.process().pid() + ") ran");
+        }
+        Optional<String> own = UserNamespace.own();
+        if (own.isPresent() && !own.equals(UserNamespace.of(claimant.pid()))) {
+            return Optional.of(taker + " runs in another user namespace than the sidecar's, as the commands Baton's shell"
+                    + " wrapper runs for agents do (a job detached from one stays in it); only a process started outside"
+                    + " every agent may resume " + session);
         }
         return insideAnAgent(claimant, world).map(agentSession -> taker + " was started from inside the process tree"
                 + " of " + agentSession + "; only a process started outside every agent may resume " + session);

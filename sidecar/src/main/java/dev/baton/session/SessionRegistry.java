@@ -31,7 +31,7 @@ public final class SessionRegistry {
         String id = registration.id() == null ? UUID.randomUUID().toString() : SessionIds.requireValid(registration.id());
         Optional<String> refusal = ledger.read(world -> takeOverRefusal(world, id, registration));
         if (refusal.isPresent()) {
-            auditRefusal(id, registration.process(), "registration of an id it does not own");
+            auditRefusal(id, registration.process(), "registration of an id it does not own: " + refusal.get());
             throw new BatonException(ErrorCode.CONFLICT, refusal.get());
         }
         return ledger.write(tx -> {

@@ -123,6 +123,37 @@ class SessionClaimsHookTest extends HookFixture {
     }
 
     @Test
+    void aJobDetachedFromAnAgentsGuardedCommandCannotTakeUpAnEndedSessionsId() throws Exception {
+        String resumable = "session-r";
+        try (StandInAgent b = StandInAgent.start(harness, "b", "session-b");
+             StandInAgent c = StandInAgent.start(harness, "c", "session-c")) {
+            assertThat(c.hook("PreToolUse", edit("session-c", ORDER)).stdout()).isEmpty(); // B's commands are guarded
+            try (StandInAgent a = StandInAgent.start(harness, "a", resumable)) {
+                assertThat(a.hook("PreToolUse", edit(resumable, CART)).stdout()).isEmpty();
+                assertThat(a.hook("SessionEnd", end(resumable)).exit()).isZero();
+            }
+            java.nio.file.Path payload = java.nio.file.Files.writeString(harness.dir().resolve("resume.json"), start(resumable));
+            java.nio.file.Path go = harness.dir().resolve("go");
+            java.nio.file.Path done = harness.dir().resolve("done");
+
+            // Started after the session ended, detached, and run once B's command has returned: nothing of an agent is
+            // above it any more, and it looks like the user's own `--resume` but for the namespace it cannot leave.
+            StandInAgent.WrappedCall call = b.bashWrapped("setsid -f bash -c 'for i in $(seq 600); do [ -e " + go
+                    + " ] && break; sleep 0.05; done; " + HookHarness.SCRIPT + " claude SessionStart < " + payload + " > "
+                    + done + ".part 2>&1; mv " + done + ".part " + done + "'");
+            assertThat(call.command().exit()).as(call.command().stderr()).isZero();
+            java.nio.file.Files.createFile(go);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> java.nio.file.Files.exists(done));
+
+            assertThat(java.nio.file.Files.readString(done)).doesNotContain("Your Baton session is " + resumable);
+            assertThat(harness.baton().sessions().find(resumable)).isEmpty();
+            assertThat(refusals()).singleElement().satisfies(entry -> assertThat(entry.reason())
+                    .contains("runs in another user namespace than the sidecar's"));
+        }
+    }
+
+    @Test
     void theAgentThatRanAnEndedSessionTakesItsIdUpAgain() throws Exception {
         try (StandInAgent a = StandInAgent.start(harness, "a", "session-a")) {
             assertThat(a.hook("SessionStart", start("session-a")).exit()).isZero();
