@@ -127,7 +127,7 @@ class CopilotCliIT {
                     assertThat(model.everythingSent())
                             .contains("Held.txt is held by")
                             .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8))
-                            .contains("baton negotiate");
+                            .contains("baton negotiate").contains("try again later").doesNotContain("later..");
                 }
             }
         }

@@ -81,7 +81,8 @@ class GeminiCliIT {
                     gemini.awaitExit();
                     assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
                     assertThat(model.everythingSent()).contains("Held.txt is held by")
-                            .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8)).contains("baton negotiate");
+                            .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8)).contains("baton negotiate")
+                            .contains("try again later").doesNotContain("later..");
                 }
             }
         }

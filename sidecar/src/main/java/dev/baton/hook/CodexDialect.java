@@ -1,6 +1,7 @@
 package dev.baton.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.session.AgentKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,15 @@ final class CodexDialect extends Dialect {
 
     private CodexDialect() {
         super(AgentKind.CODEX);
+    }
+
+    /**
+     * Codex shows a denial as "Command blocked by PreToolUse hook: REASON. Command: …", with a period of its own after
+     * the reason: the reason goes to it without its last one, so the model does not read "later.. Command".
+     */
+    @Override
+    ObjectNode denial(String reason) {
+        return super.denial(reason.endsWith(".") ? reason.substring(0, reason.length() - 1) : reason);
     }
 
     @Override

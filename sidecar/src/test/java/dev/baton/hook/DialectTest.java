@@ -164,13 +164,16 @@ class DialectTest {
     }
 
     @Test
-    void claudeAndCodexDenyInsideHookSpecificOutput() throws IOException {
-        HookOutput output = ClaudeCodeDialect.INSTANCE.render(new HookReply.Deny("held"), EventKind.PRE_TOOL);
+    void claudeAndCodexDenyInsideHookSpecificOutputCodexWithoutTheLastPeriodItAddsItself() throws IOException {
+        HookOutput output = ClaudeCodeDialect.INSTANCE.render(new HookReply.Deny("held. Try later."), EventKind.PRE_TOOL);
 
         assertThat(output).isEqualTo(HookOutput.stdout(
                 "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
-                        + "\"permissionDecisionReason\":\"held\"}}\n"));
-        assertThat(CodexDialect.INSTANCE.render(new HookReply.Deny("held"), EventKind.PRE_TOOL)).isEqualTo(output);
+                        + "\"permissionDecisionReason\":\"held. Try later.\"}}\n"));
+        assertThat(CodexDialect.INSTANCE.render(new HookReply.Deny("held. Try later."), EventKind.PRE_TOOL))
+                .isEqualTo(HookOutput.stdout(output.text().replace("Try later.", "Try later")));
+        assertThat(CodexDialect.INSTANCE.render(new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
+                .contains("\"permissionDecisionReason\":\"held\"");
     }
 
     @Test
