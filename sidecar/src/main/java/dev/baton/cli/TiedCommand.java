@@ -19,11 +19,17 @@ final class TiedCommand {
 
     /**
      * Runs as {@code sh -c REAPER reaper FIFO CMD ARGS…}, as leader of a new session and process group (setsid). The
-     * watcher reads the FIFO until its last writer, this process, is gone, then signals the group (CMD, what CMD
-     * started, the reaper): SIGTERM, and SIGKILL 5 s later for whatever ignored it. The reaper exits with CMD's status.
+     * reaper opens the FIFO before CMD runs (this process holds it open already, so the open does not wait) and
+     * removes it and its directory at once: the open descriptors keep it working, and nothing is left in the temporary
+     * directory however this process ends. The watcher reads it until its last writer, this process, is gone, then
+     * signals the group (CMD, what CMD started, the reaper): SIGTERM, and SIGKILL 5 s later for whatever ignored it.
+     * The reaper exits with CMD's status.
      */
     private static final String REAPER = "fifo=$1; shift\n"
-            + "( trap '' TERM; cat \"$fifo\" >/dev/null; kill -TERM 0; sleep 5; kill -KILL 0 ) &\n"
+            + "exec 3<\"$fifo\"\n"
+            + "rm -f \"$fifo\"; rmdir \"${fifo%/*}\" 2>/dev/null\n"
+            + "( trap '' TERM; cat <&3 >/dev/null; kill -TERM 0; sleep 5; kill -KILL 0 ) &\n"
+            + "exec 3<&-\n"
             + "\"$@\"\n";
 
     private static final List<String> PROGRAMS = List.of("/usr/bin/setsid", "/bin/setsid", "/usr/bin/mkfifo", "/bin/mkfifo");

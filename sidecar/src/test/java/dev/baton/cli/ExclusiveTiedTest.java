@@ -22,8 +22,11 @@ class ExclusiveTiedTest extends CliFixture {
     void whenTheWrapperIsSigkilledCmdAndWhatItStartedEndBeforeTheLockCanPassOn() throws Exception {
         Path cmdPid = work.resolve("cmd.pid");
         Path grandchildPid = work.resolve("grandchild.pid");
-        Process wrapper = baton.builder("exclusive", "deploy", "--", "bash", "-c",
-                "sleep 300 & echo $! > " + grandchildPid + "; echo $$ > " + cmdPid + "; wait").start();
+        Path temporary = Files.createDirectories(work.resolve("wrapper-tmp"));
+        ProcessBuilder builder = baton.builder("exclusive", "deploy", "--", "bash", "-c",
+                "sleep 300 & echo $! > " + grandchildPid + "; echo $$ > " + cmdPid + "; wait");
+        builder.command().add(1, "-Djava.io.tmpdir=" + temporary);
+        Process wrapper = builder.start();
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(cmdPid) && Files.size(cmdPid) > 0
                     && Files.exists(grandchildPid) && Files.size(grandchildPid) > 0);
@@ -35,6 +38,9 @@ class ExclusiveTiedTest extends CliFixture {
             Sigkill.of(wrapper, Duration.ofSeconds(10));
 
             await().atMost(Duration.ofSeconds(10)).until(() -> !cmd.get().isAlive() && !grandchild.get().isAlive());
+            try (var left = Files.list(temporary)) {
+                assertThat(left).as("the wrapper's FIFO, which no one removes after a SIGKILL").isEmpty();
+            }
         } finally {
             wrapper.destroyForcibly();
             running(cmdPid).ifPresent(ProcessHandle::destroyForcibly);
