@@ -1,14 +1,13 @@
 package dev.baton.http;
 
 import dev.baton.Baton;
+import dev.baton.session.ProcStat;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
 import dev.baton.session.UserNamespace;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import io.javalin.http.Context;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.stream.LongStream;
@@ -64,12 +63,10 @@ final class Supervisor {
      * it.
      */
     static Optional<String> agentSide(ProcessIdentity process, Optional<Session> runningAbove) {
-        Optional<String> own = UserNamespace.own();
-        Optional<String> its = UserNamespace.of(process.pid());
-        if (own.isPresent() && !own.equals(its)) {
-            return Optional.of("pid " + process.pid() + " runs in " + its.map(ns -> "user namespace " + ns)
-                    .orElse("a user namespace the sidecar cannot read") + ", not the sidecar's (" + own.get()
-                    + "), as the commands Baton's shell wrapper runs for agents do");
+        Optional<String> elsewhere = UserNamespace.otherThanOwn(process.pid());
+        if (elsewhere.isPresent()) {
+            return Optional.of("pid " + process.pid() + " runs in " + elsewhere.get() + ", not the sidecar's ("
+                    + UserNamespace.own().orElseThrow() + "), as the commands Baton's shell wrapper runs for agents do");
         }
         return runningAbove.map(session -> "pid " + process.pid() + " runs below " + session.agent().wireName() + " session "
                 + session.shortId() + " (agent pid " + session.process().pid() + ")");
@@ -87,32 +84,16 @@ final class Supervisor {
         return ProcessHandle.of(pid).flatMap(h -> h.info().command()).map(c -> " " + Path.of(c).getFileName()).orElse("");
     }
 
-    /** The controlling terminal from {@code /proc/PID/stat} (field 7, tty_nr), walking up to the first that has one. */
+    /** The controlling terminal of the process, or of the nearest process above it that has one. */
     private static String terminal(long pid) {
-        Optional<ProcessHandle> current = ProcessHandle.of(pid);
+        Optional<ProcStat> current = ProcStat.of(pid);
         for (int depth = 0; depth < 16 && current.isPresent(); depth++) {
-            String tty = ttyOf(current.get().pid());
+            String tty = current.get().terminal();
             if (tty != null) {
                 return " on " + tty;
             }
-            current = current.get().parent();
+            current = ProcStat.of(current.get().parent());
         }
         return ", no terminal";
-    }
-
-    private static String ttyOf(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            int tty = Integer.parseInt(fields[4]);
-            int major = (tty >> 8) & 0xfff;
-            int minor = (tty & 0xff) | ((tty >> 12) & 0xfff00);
-            if (major >= 136 && major <= 143) {
-                return "/dev/pts/" + ((major - 136) * 256 + minor);
-            }
-            return major == 4 ? "/dev/tty" + minor : null;
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
     }
 }

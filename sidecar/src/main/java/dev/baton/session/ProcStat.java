@@ -17,8 +17,9 @@ import java.util.Optional;
  *
  * @param state the state letter ({@code R}, {@code S}, {@code Z} for a zombie, …)
  * @param parent the parent's pid (0 for the kernel's own)
+ * @param tty the controlling terminal's device number ({@code tty_nr}, field 7; 0 for none)
  */
-public record ProcStat(long pid, char state, long parent, Instant started) {
+public record ProcStat(long pid, char state, long parent, int tty, Instant started) {
 
     private static final Path PROC = Path.of("/proc");
     /** USER_HZ, the unit of the start field: 100 on every Linux, whatever the kernel's own tick rate. */
@@ -43,7 +44,10 @@ public record ProcStat(long pid, char state, long parent, Instant started) {
         }
     }
 
-    /** The fields after the command name, which may itself hold spaces and parentheses: state is field 3, start 22. */
+    /**
+     * The fields after the command name, which may itself hold spaces and parentheses: state is field 3, parent 4,
+     * terminal 7, start 22.
+     */
     static Optional<ProcStat> parse(long pid, String stat) {
         int end = stat.lastIndexOf(')');
         if (end < 0 || end + 2 >= stat.length()) {
@@ -54,13 +58,23 @@ public record ProcStat(long pid, char state, long parent, Instant started) {
             return Optional.empty();
         }
         long ticks = Long.parseLong(fields[19]);
-        return Optional.of(new ProcStat(pid, fields[0].charAt(0), Long.parseLong(fields[1]),
+        return Optional.of(new ProcStat(pid, fields[0].charAt(0), Long.parseLong(fields[1]), Integer.parseInt(fields[4]),
                 Instant.ofEpochMilli(BOOT_MILLIS + ticks * 1000 / TICKS_PER_SECOND)));
     }
 
     /** Exited but not yet reaped, or being torn down: it holds nothing any more. */
     public boolean exited() {
         return state == 'Z' || state == 'X' || state == 'x';
+    }
+
+    /** The controlling terminal's device ({@code /dev/pts/N} or {@code /dev/ttyN}), or null for none or another kind. */
+    public String terminal() {
+        int major = (tty >> 8) & 0xfff;
+        int minor = (tty & 0xff) | ((tty >> 12) & 0xfff00);
+        if (major >= 136 && major <= 143) {
+            return "/dev/pts/" + ((major - 136) * 256 + minor);
+        }
+        return major == 4 ? "/dev/tty" + minor : null;
     }
 
     public ProcessIdentity identity() {

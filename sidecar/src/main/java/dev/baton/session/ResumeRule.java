@@ -16,7 +16,6 @@ final class ResumeRule {
 
     /** Start instants come from clock ticks since boot, the session's times from the clock: allow for rounding. */
     private static final Duration TOLERANCE = Duration.ofSeconds(1);
-    private static final int MAX_DEPTH = 64;
 
     private ResumeRule() {
     }
@@ -52,8 +51,7 @@ final class ResumeRule {
             return Optional.of(taker + " runs session " + running.get().shortId() + "; it cannot take up the id of "
                     + session + ", which another agent process (pid " + ended.process().pid() + ") ran");
         }
-        Optional<String> own = UserNamespace.own();
-        if (own.isPresent() && !own.equals(UserNamespace.of(claimant.pid()))) {
+        if (UserNamespace.otherThanOwn(claimant.pid()).isPresent()) {
             return Optional.of(taker + " runs in another user namespace than the sidecar's, as the commands Baton's shell"
                     + " wrapper runs for agents do (a job detached from one stays in it); only a process started outside"
                     + " every agent may resume " + session);
@@ -64,25 +62,17 @@ final class ResumeRule {
 
     /** The session (live or ended) of the nearest agent process above {@code process}, if any. */
     static Optional<String> insideAnAgent(ProcessIdentity process, World world) {
-        Optional<ProcessHandle> current = ProcessHandle.of(process.pid()).flatMap(ProcessHandle::parent);
-        for (int depth = 0; depth < MAX_DEPTH && current.isPresent(); depth++) {
-            ProcessHandle handle = current.get();
-            ProcessIdentity ancestor = new ProcessIdentity(handle.pid(), handle.info().startInstant().orElse(null));
-            Optional<String> agentSession = world.sessions().stream()
-                    .filter(session -> session.agent().isAgent() && sameProcess(session.process(), ancestor))
-                    .map(session -> "agent session " + session.shortId() + " (pid " + handle.pid() + ")")
-                    .findFirst()
-                    .or(() -> world.endedSessions().stream()
-                            .filter(ended -> ended.agent().isAgent() && sameProcess(ended.process(), ancestor))
-                            .map(ended -> "the agent of ended session " + Session.shortId(ended.id())
-                                    + " (pid " + handle.pid() + ")")
-                            .findFirst());
-            if (agentSession.isPresent()) {
-                return agentSession;
-            }
-            current = handle.parent();
-        }
-        return Optional.empty();
+        return ProcessAncestry.ancestry(process).skip(1).map(ancestor -> world.sessions().stream()
+                        .filter(session -> session.agent().isAgent() && sameProcess(session.process(), ancestor))
+                        .map(session -> "agent session " + session.shortId() + " (pid " + ancestor.pid() + ")")
+                        .findFirst()
+                        .or(() -> world.endedSessions().stream()
+                                .filter(ended -> ended.agent().isAgent() && sameProcess(ended.process(), ancestor))
+                                .map(ended -> "the agent of ended session " + Session.shortId(ended.id())
+                                        + " (pid " + ancestor.pid() + ")")
+                                .findFirst()))
+                .flatMap(Optional::stream)
+                .findFirst();
     }
 
     static boolean sameProcess(ProcessIdentity a, ProcessIdentity b) {

@@ -222,15 +222,9 @@ public final class SessionRegistry {
      * ancestry is read before the ledger is, so no process table is walked while it is held.
      */
     public Optional<Session> runningAbove(ProcessIdentity caller) {
-        List<ProcessIdentity> line = new java.util.ArrayList<>();
-        Optional<ProcessHandle> current = ProcessHandle.of(caller.pid());
-        for (int depth = 0; depth < 64 && current.isPresent(); depth++) {
-            ProcessHandle handle = current.get();
-            line.add(new ProcessIdentity(handle.pid(), handle.info().startInstant().orElse(null)));
-            current = handle.parent();
-        }
-        if (line.isEmpty() || !ProcessIdentity.same(line.get(0), caller)) {
-            return Optional.empty(); // the caller exited, or its pid now names another process
+        List<ProcessIdentity> line = ProcessAncestry.lineage(caller); // empty: it exited, or its pid names another
+        if (line.isEmpty()) {
+            return Optional.empty();
         }
         return ledger.read(world -> {
             for (ProcessIdentity process : line) {

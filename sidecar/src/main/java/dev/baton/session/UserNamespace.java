@@ -23,6 +23,19 @@ public final class UserNamespace {
         return OWN;
     }
 
+    /**
+     * Where the process runs when that is not the sidecar's user namespace ("user namespace user:[INODE]", or "a user
+     * namespace the sidecar cannot read"), or empty when it is the sidecar's or the kernel shows none here.
+     */
+    public static Optional<String> otherThanOwn(long pid) {
+        if (OWN.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> its = of(pid);
+        return OWN.equals(its) ? Optional.empty()
+                : Optional.of(its.map(ns -> "user namespace " + ns).orElse("a user namespace the sidecar cannot read"));
+    }
+
     /** The process's, or empty when it exited or its namespaces cannot be read. */
     public static Optional<String> of(long pid) {
         return pid > 0 ? read(Long.toString(pid)) : Optional.empty();

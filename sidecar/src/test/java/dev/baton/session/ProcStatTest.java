@@ -42,6 +42,18 @@ class ProcStatTest {
         assertThat(stat.started()).isEqualTo(ProcStat.parse(1, "1 (x) S 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0")
                 .orElseThrow().started());
         assertThat(ProcStat.parse(1, "1 (truncated) S 0 1")).isEmpty();
+        assertThat(stat.terminal()).as("tty_nr 0").isNull();
+    }
+
+    @Test
+    void theTerminalIsNamedFromItsDeviceNumber() {
+        String pts3 = "7 (bash) S 6 7 7 " + (136 << 8 | 3) + " 7 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0";
+        String pts260 = "7 (bash) S 6 7 7 " + (137 << 8 | 4) + " 7 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0";
+        String tty2 = "7 (agetty) S 1 7 7 " + (4 << 8 | 2) + " 7 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0";
+
+        assertThat(ProcStat.parse(7, pts3).orElseThrow().terminal()).isEqualTo("/dev/pts/3");
+        assertThat(ProcStat.parse(7, pts260).orElseThrow().terminal()).isEqualTo("/dev/pts/260");
+        assertThat(ProcStat.parse(7, tty2).orElseThrow().terminal()).isEqualTo("/dev/tty2");
     }
 
     @Test
