@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Added latency of a shell tool's PreToolUse + PostToolUse at the sidecar, small repository and 50,000 files, then
-# what the wrapper (baton-hook --shell) adds to a command with 0, 5 and 100 files held by another session.
+# what the wrapper (baton-shell) adds to a command with 0, 5 and 100 files held by another session.
 # Usage: bench/shell.sh [small-iterations [large-iterations [large-files]]]   (markdown rows; run it once more
 # with BATON_SHELL_AFTER_CHECK=0 in the environment for the figures without the check after the command)
 #        bench/shell.sh wrapper [runs]                                       (the wrapper's rows alone)

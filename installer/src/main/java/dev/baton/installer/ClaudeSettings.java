@@ -27,9 +27,8 @@ final class ClaudeSettings {
     static final String NEXT_SHELL_PREFIX = "BATON_NEXT_SHELL_PREFIX";
 
     /**
-     * Baton's prefix: the link that runs the hook script as the shell wrapper. A program alone, no argument: Claude
-     * Code starts the prefix of its stdio MCP servers as one executable path, so {@code baton-hook --shell} would not
-     * start there.
+     * Baton's prefix: the shell wrapper beside the hook script. A program alone, no argument: Claude Code starts the
+     * prefix of its stdio MCP servers as one executable path.
      */
     static String shellPrefix(Path hookScript) {
         return hookScript.toAbsolutePath().resolveSibling(HookScript.SHELL_WRAPPER).toString();

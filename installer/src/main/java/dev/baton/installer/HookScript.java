@@ -2,32 +2,37 @@ package dev.baton.installer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The hook script the agents run, and the scripts installed beside it (by name): {@value #GUARD}, which runs a
- * shell command where the files other sessions hold are read-only, and {@value #BASH_ENV}, which bash reads before
+ * The hook script the agents run, and the scripts installed beside it (by name): {@value #SHELL_WRAPPER}, which runs
+ * a shell command where the files other sessions hold are read-only, and {@value #BASH_ENV}, which bash reads before
  * each command Codex CLI runs. Shipped as classpath resources by the hook-scripts module; opaque bytes here.
  */
 public record HookScript(byte[] content, Map<String, byte[]> companions) {
 
     public static final String RESOURCE = "dev/baton/hook/baton-hook";
-    public static final String GUARD = "baton-guard";
+    /** What older installs put beside the hook script to bind held files read-only: now part of the wrapper. */
+    public static final String OLD_GUARD = "baton-guard";
     public static final String BASH_ENV = "baton-bash-env";
 
     /**
-     * The hook script's option that makes it the wrapper of an agent's shell commands ({@code baton-hook --shell
-     * COMMAND}), as Claude Code's CLAUDE_CODE_SHELL_PREFIX names it.
+     * The hook script's option that older installs named Claude Code's CLAUDE_CODE_SHELL_PREFIX with ({@code
+     * baton-hook --shell COMMAND}); the script hands such a call to {@value #SHELL_WRAPPER}.
      */
     public static final String SHELL_OPTION = "--shell";
 
     /**
-     * The link beside the hook script that makes it the shell wrapper by its name alone: Claude Code starts its
+     * The wrapper of the agents' shell commands, a program beside the hook script: Claude Code starts its
      * CLAUDE_CODE_SHELL_PREFIX as one program, with no arguments of its own, for its stdio MCP servers.
      */
     public static final String SHELL_WRAPPER = "baton-shell";
+
+    /** The interpreter {@value #SHELL_WRAPPER} names in its first line. */
+    public static final Path SHELL_INTERPRETER = Path.of("/usr/bin/perl");
 
     public HookScript(byte[] content) {
         this(content, Map.of());
@@ -52,7 +57,7 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
             }
             byte[] content = in.readAllBytes();
             Map<String, byte[]> companions = new LinkedHashMap<>();
-            for (String name : List.of(GUARD, BASH_ENV)) {
+            for (String name : List.of(SHELL_WRAPPER, BASH_ENV)) {
                 try (InputStream companion = HookScript.class.getClassLoader().getResourceAsStream("dev/baton/hook/" + name)) {
                     if (companion == null) {
                         throw new InstallerException("This build of Baton lacks dev/baton/hook/" + name

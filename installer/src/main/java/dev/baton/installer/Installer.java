@@ -3,6 +3,7 @@ package dev.baton.installer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,9 +43,13 @@ public final class Installer {
         List<TextConfigFile> texts = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         planHooks(target, json, skipped);
-        if (target.includes(Agent.CLAUDE)) {
+        if (target.includes(Agent.CLAUDE) && Files.isExecutable(HookScript.SHELL_INTERPRETER)) {
             json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     tree -> ClaudeSettings.setShellPrefix(tree, layout.hookScript()));
+        } else if (target.includes(Agent.CLAUDE)) {
+            skipped.add("  skipped           Claude Code's shell commands through Baton's wrapper: it runs with "
+                    + HookScript.SHELL_INTERPRETER + ", which this machine lacks (Baton still checks each command before"
+                    + " and after it runs)");
         }
         if (allowMcpTools && target.includes(Agent.CLAUDE)) {
             json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),

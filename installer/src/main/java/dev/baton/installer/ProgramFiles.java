@@ -38,9 +38,16 @@ final class ProgramFiles {
         steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
         for (Map.Entry<String, byte[]> companion : script.companions().entrySet()) {
             steps.add(writeExecutable(layout.hookScript().resolveSibling(companion.getKey()), companion.getValue(),
-                    companion.getKey().equals(HookScript.GUARD) ? "shell guard" : "bash start-up file for Codex's commands", dryRun));
+                    companion.getKey().equals(HookScript.SHELL_WRAPPER) ? "shell wrapper" : "bash start-up file for Codex's commands", dryRun));
         }
-        steps.add(linkShellWrapper(dryRun));
+        Path oldGuard = layout.hookScript().resolveSibling(HookScript.OLD_GUARD);
+        if (Files.isRegularFile(oldGuard, LinkOption.NOFOLLOW_LINKS)) {
+            if (!dryRun) {
+                Files.delete(oldGuard);
+            }
+            steps.add(new FileStep(dryRun ? "would delete" : "deleted", oldGuard, "shell guard of an older install, now part of "
+                    + HookScript.SHELL_WRAPPER));
+        }
         steps.add(JvmOptions.write(layout.installedJar(), dryRun));
         Path runs = program.location();
         if (program.runtime().isPresent()) {
@@ -79,7 +86,8 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.hookScript().resolveSibling(HookScript.GUARD),
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.shellWrapper(),
+                layout.hookScript().resolveSibling(HookScript.OLD_GUARD),
                 layout.hookScript().resolveSibling(HookScript.BASH_ENV), layout.hookLauncher(), layout.installedJar(),
                 ClassDataArchive.of(layout.installedJar()), JvmOptions.of(layout.installedJar()),
                 layout.installedDashboardJar()));
@@ -88,9 +96,6 @@ final class ProgramFiles {
         }
         if (linkIsOurs) {
             ours.add(link);
-        }
-        if (isShellWrapperLink(layout.shellWrapper())) {
-            ours.add(layout.shellWrapper());
         }
         List<Path> deleted = new ArrayList<>();
         for (Path path : ours) {
@@ -268,12 +273,6 @@ final class ProgramFiles {
         return link(link, layout.hookScript(), "link to the hook script", dryRun);
     }
 
-    /** {@code baton-shell}, the hook script under the name that makes it the shell wrapper: a link beside it. */
-    private FileStep linkShellWrapper(boolean dryRun) throws IOException {
-        return link(layout.shellWrapper(), Path.of(layout.hookScript().getFileName().toString()),
-                "shell wrapper (link to the hook script)", dryRun);
-    }
-
     /** Makes {@code link} a symbolic link to {@code target}, replacing whatever link it was. */
     private static FileStep link(Path link, Path target, String what, boolean dryRun) throws IOException {
         if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target)) {
@@ -286,11 +285,6 @@ final class ProgramFiles {
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, target);
         return new FileStep("created", link, what);
-    }
-
-    private boolean isShellWrapperLink(Path link) throws IOException {
-        return Files.isSymbolicLink(link)
-                && Files.readSymbolicLink(link).equals(Path.of(layout.hookScript().getFileName().toString()));
     }
 
     private static boolean isBatonsLauncher(Path launcher) throws IOException {

@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The doctor's checks of how each agent's shell commands are guarded: whether this machine can make the files other
- * sessions hold read-only for a command (a probe run of the installed baton-guard on a scratch file), and per agent
+ * sessions hold read-only for a command (a probe run of the installed wrapper, {@code baton-shell --read-only}, on a scratch file), and per agent
  * whether its commands pass through Baton's wrapper: Claude Code through CLAUDE_CODE_SHELL_PREFIX, Codex CLI through
  * the BASH_ENV of its commands, Copilot CLI and Gemini CLI through their hooks, which rewrite a command while other
  * sessions hold files. Where the wrapper cannot work, the checks before and after a command still apply: the line
@@ -24,10 +24,10 @@ final class ShellWrapperChecks {
     private ShellWrapperChecks() {
     }
 
-    /** Runs the installed guard as the wrapper does, on a scratch file, and expects the write to the file to fail. */
+    /** Runs the installed wrapper with a scratch file read-only, and expects the write to the file to fail. */
     static Check kernel(InstallLayout layout, Map<String, String> environment) {
         String subject = "shell guard";
-        Path guard = layout.hookScript().resolveSibling(HookScript.GUARD);
+        Path guard = layout.shellWrapper();
         if (!Files.isRegularFile(guard)) {
             return Check.problem(subject, guard + " is missing", "run `baton install` again");
         }
@@ -35,7 +35,7 @@ final class ShellWrapperChecks {
         try {
             scratch = Files.createTempDirectory("baton-doctor-guard");
             Path held = Files.writeString(scratch.resolve("held.txt"), "held\n");
-            ProbeRun result = ProbeRun.run(List.of("perl", guard.toString(), "-", "", "1", held.toString(), "--",
+            ProbeRun result = ProbeRun.run(List.of("perl", guard.toString(), "--read-only", held.toString(), "--",
                     "/bin/sh", "-c", "echo changed >> \"$0\"", held.toString()), environment, scratch, new byte[0]);
             String after = Files.readString(held, StandardCharsets.UTF_8);
             if (result.exit() != 0 && after.equals("held\n")) {

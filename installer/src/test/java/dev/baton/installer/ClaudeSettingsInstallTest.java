@@ -29,8 +29,8 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         assertThat(fieldNames(settings)).containsExactly("hooks", "env");
         assertThat(settings.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText())
                 .isEqualTo(machine.layout().shellWrapper().toString());
-        assertThat(machine.layout().shellWrapper()).isSymbolicLink();
-        assertThat(Files.readSymbolicLink(machine.layout().shellWrapper())).hasToString("baton-hook");
+        assertThat(machine.layout().shellWrapper()).isExecutable().isNotEqualTo(machine.layout().hookScript());
+        assertThat(Files.isSymbolicLink(machine.layout().shellWrapper())).isFalse();
         assertThat(fieldNames(settings.get("hooks"))).containsExactly("PreToolUse", "PostToolUse",
                 "PostToolUseFailure", "PermissionDenied", "Stop", "SubagentStop", "SessionStart", "SessionEnd");
         for (String event : List.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied")) {
@@ -48,6 +48,24 @@ class ClaudeSettingsInstallTest extends MachineFixture {
             assertThat(group.at("/hooks/0/timeout").asInt()).isEqualTo(30);
         }
         assertThat(read(machine.userSettings())).startsWith("{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n");
+    }
+
+    /** Older installs linked baton-shell to the hook script and put a separate baton-guard beside it. */
+    @Test
+    void installOverAnOlderOneMakesTheWrapperAProgramOfItsOwnAndRemovesTheOldGuard() throws Exception {
+        Path wrapper = machine.layout().shellWrapper();
+        Path oldGuard = machine.layout().hookScript().resolveSibling(HookScript.OLD_GUARD);
+        Files.createDirectories(wrapper.getParent());
+        Files.writeString(machine.layout().hookScript(), "#!/bin/bash\n# an older hook script\n");
+        Files.createSymbolicLink(wrapper, machine.layout().hookScript().getFileName());
+        Files.writeString(oldGuard, "#!/usr/bin/perl\n# an older guard\n");
+
+        machine.installer().install(machine.target(Scope.USER, Agent.CLAUDE), false, true, false);
+
+        assertThat(Files.isSymbolicLink(wrapper)).isFalse();
+        assertThat(Files.readAllBytes(wrapper)).isEqualTo(HookScript.packaged().companions().get(HookScript.SHELL_WRAPPER));
+        assertThat(oldGuard).doesNotExist();
+        assertThat(Files.readString(machine.layout().hookScript())).doesNotContain("an older hook script");
     }
 
     @Test

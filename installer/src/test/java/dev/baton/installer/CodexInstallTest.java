@@ -150,7 +150,7 @@ class CodexInstallTest extends MachineFixture {
         assertThat(installed).contains("[shell_environment_policy.set]\n" + CodexConfigToml.MARKER + "\nBASH_ENV = \"" + bashEnv
                 + "\"\nPROJECT = \"shop\"\n");
         assertThat(machine.layout().hookScript().resolveSibling("baton-bash-env")).exists();
-        assertThat(machine.layout().hookScript().resolveSibling("baton-guard")).isExecutable();
+        assertThat(machine.layout().hookScript().resolveSibling("baton-shell")).isExecutable();
 
         machine.uninstall(Scope.USER, Agent.CODEX);
 

@@ -205,7 +205,6 @@ class DoctorTest extends MachineFixture {
         machine.install(Scope.USER, Agent.CLAUDE);
         Files.writeString(machine.layout().hookScript(), """
                 #!/usr/bin/env bash
-                [[ ${0##*/} == baton-shell ]] && set -- ${1#* }
                 [[ ${2-} == Mcp ]] || exit 0
                 while IFS= read -r line; do
                   [[ $line == *'"id":2'* ]] && printf '%s\\n' '{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Baton'"'"'s sidecar did not start within 20 s"}}'

@@ -24,8 +24,6 @@ final class TestMachine {
     static final HookScript SCRIPT = new HookScript("""
             #!/usr/bin/env bash
             # stand-in for the packaged hook script
-            # as baton-shell (Claude Code's prefix) it runs the command line it is given as one argument: its MCP server
-            [[ ${0##*/} == baton-shell ]] && set -- ${1#* }
             [[ ${2-} == Mcp ]] || exit 0
             while IFS= read -r line; do
               [[ $line =~ \\"id\\":([0-9]+) ]] || continue

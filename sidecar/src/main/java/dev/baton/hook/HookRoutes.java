@@ -50,7 +50,7 @@ public final class HookRoutes {
 
     /**
      * {@code POST /v1/shell/guard?pid=PID&ppid=PID[&call=ID]}, body: the directory the shell wrapper ({@code
-     * baton-hook --shell}) runs in, a newline, and the command it is about to run. The wrapper's process is the kernel's answer for the connection
+     * baton-shell}) runs in, a newline, and the command it is about to run. The wrapper's process is the kernel's answer for the connection
      * ({@code pid} and {@code ppid} are hints of where to look); {@code call} is the agent's id of the tool call where
      * its environment names one. The reply, made for bash like the hook's: headers {@code X-Baton-Guard: none|bind|
      * unwrapped}, {@code X-Baton-Run: ID} ("-" when the wrapper need not report the end) and {@code X-Baton-Files: N};

@@ -7,6 +7,7 @@ import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellCommand;
 import dev.baton.shell.ShellGuard;
 import dev.baton.state.BatonException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class ShellHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShellHook.class);
+
+    /** The wrapper (baton-shell) is a Perl program: a command rewritten to run through it needs its interpreter. */
+    private static final boolean WRAPPER_RUNS = Files.isExecutable(Path.of("/usr/bin/perl"));
 
     static final Set<String> SHELL_TOOLS = Set.of("bash", "powershell", "shell", "exec_command", "local_shell",
             "run_shell_command");
@@ -48,7 +52,7 @@ final class ShellHook {
     }
 
     /**
-     * The wrapper ({@code baton-hook --shell}) is about to run {@code command} for the agent above {@code caller}.
+     * The wrapper ({@code baton-shell}) is about to run {@code command} for the agent above {@code caller}.
      *
      * @param caller the wrapper's process as the kernel names it; null where it cannot, and nothing is made read-only
      * @param callId the agent's id of the tool call, where its environment names one
@@ -120,10 +124,12 @@ final class ShellHook {
             lines.addAll(notices.take(session));
         }
         String context = String.join("\n", lines);
-        if (dialect.rewritesArguments() && script != null && script.startsWith("/") && input != null && input.isObject()
+        if (dialect.rewritesArguments() && WRAPPER_RUNS && script != null && script.startsWith("/") && input != null && input.isObject()
                 && input.path("command").isTextual() && !powershell && enforcement.othersHoldFiles(session)) {
             ObjectNode arguments = ((ObjectNode) input).deepCopy();
-            arguments.put("command", quoted(script) + " --shell -c " + singleQuoted(command));
+            // The wrapper, baton-shell, is installed beside the hook script.
+            String wrapper = script.substring(0, script.lastIndexOf('/') + 1) + "baton-shell";
+            arguments.put("command", quoted(wrapper) + " -c " + singleQuoted(command));
             return new HookReply.Rewrite(arguments, context);
         }
         return dialect.carriesContext(EventKind.PRE_TOOL) ? HookReply.context(context) : HookReply.SILENT;

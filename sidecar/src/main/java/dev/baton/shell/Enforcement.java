@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * run by the agent process above the caller (its conversation and that conversation's subagents) keep theirs
  * writable. Who the caller is comes from the kernel's view of the wrapper's connection and the process ancestry
  * above it, never from anything the wrapper sends; the wrapper only carries out the answer (hook-scripts'
- * baton-guard binds each file read-only over itself in a namespace of the command's own).
+ * baton-shell binds each file read-only over itself in a namespace of the command's own).
  */
 public final class Enforcement {
 

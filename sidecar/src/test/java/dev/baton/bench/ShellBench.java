@@ -28,9 +28,11 @@ import java.util.concurrent.TimeUnit;
  * over HTTP as the hook script posts them. Usage: ShellBench [small-iterations [large-iterations [large-files]]].
  * Run it with BATON_SHELL_AFTER_CHECK=0 in the environment to measure the checks without the after-check.
  *
- * <p>Then the wrapper: a trivial command run as Claude Code runs it with Baton's prefix ({@code baton-hook --shell
+ * <p>Then the wrapper: a trivial command run as Claude Code runs it with Baton's prefix ({@code baton-shell
  * true}, a real process) against the same command without it ({@code bash -c true}), with no file held by another
- * session and with 5 and 100 held (made read-only for the command), alternating per run.
+ * session and with 5 and 100 held (made read-only for the command), alternating per run. With BATON_BENCH_BEFORE
+ * naming a directory that holds an earlier build's hook scripts, that build's wrapper ({@code baton-hook --shell true}
+ * there) runs in the same rounds, for a ratio that the machine's load does not move.
  */
 public final class ShellBench {
 
@@ -101,23 +103,32 @@ public final class ShellBench {
                     holder = hold(home, repo, dir, count);
                     held = count;
                 }
+                String before = System.getenv("BATON_BENCH_BEFORE");
                 double[] plain = new double[iterations];
                 double[] wrapped = new double[iterations];
+                double[] earlier = new double[iterations];
                 for (int i = -Math.max(5, iterations / 10); i < iterations; i++) {
                     double p = run(home, repo, List.of("bash", "-c", "true"));
-                    double w = run(home, repo, List.of(SCRIPT.toString(), "--shell", "true"));
+                    double w = run(home, repo, List.of(SCRIPT.resolveSibling("baton-shell").toString(), "true"));
+                    double e = before == null ? 0 : run(home, repo, List.of(Path.of(before, "baton-hook").toString(), "--shell", "true"));
                     if (i >= 0) {
                         plain[i] = p;
                         wrapped[i] = w;
+                        earlier[i] = e;
                     }
                 }
                 Arrays.sort(plain);
                 Arrays.sort(wrapped);
+                Arrays.sort(earlier);
                 double base = plain[iterations / 2];
                 System.out.printf(Locale.ROOT, "| `bash -c true` | %d | %d | %.2f | %.2f | — |%n", count, iterations, base,
                         plain[(int) (iterations * 0.9)]);
-                System.out.printf(Locale.ROOT, "| `baton-hook --shell true` | %d | %d | %.2f | %.2f | %.2f |%n", count, iterations,
+                System.out.printf(Locale.ROOT, "| `baton-shell true` | %d | %d | %.2f | %.2f | %.2f |%n", count, iterations,
                         wrapped[iterations / 2], wrapped[(int) (iterations * 0.9)], wrapped[iterations / 2] - base);
+                if (before != null) {
+                    System.out.printf(Locale.ROOT, "| before: `baton-hook --shell true` | %d | %d | %.2f | %.2f | %.2f |%n", count,
+                            iterations, earlier[iterations / 2], earlier[(int) (iterations * 0.9)], earlier[iterations / 2] - base);
+                }
             }
         } finally {
             if (holder != null) {

@@ -125,4 +125,22 @@ class ShellAfterCheckTest extends HookFixture {
                 .untilAsserted(() -> assertThat(harness.holderOf("generated.txt")).contains(b.sessionId()));
         assertThat(harness.repo().path("generated.txt")).hasContent("later");
     }
+
+    /** The wrapper waits for a background command: while it runs at the turn's end, the command is checked at its own. */
+    @Test
+    void aBackgroundCommandStillRunningWhenTheTurnEndsIsCheckedWhenItEnds() throws Exception {
+        Path output = harness.dir().resolve("background.out");
+        Path running = harness.dir().resolve("running");
+        Path release = harness.dir().resolve("release");
+
+        b.bashInBackground("touch " + running + "; while [ ! -e " + release + " ]; do sleep 0.05; done;"
+                + " eval 'echo later > generated.txt'", output);
+        await("the background command to start").atMost(Duration.ofSeconds(30)).until(() -> Files.exists(running));
+        b.stop();
+
+        assertThat(harness.holderOf("generated.txt")).as("nothing written yet").isEmpty();
+        Files.writeString(release, "go");
+        await("the background command's end to be checked").atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(harness.holderOf("generated.txt")).contains(b.sessionId()));
+    }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Shell commands run as Claude Code runs them once Baton is its CLAUDE_CODE_SHELL_PREFIX: two stand-in agents (real
  * processes) in one real git repository, every command through the real hook before and after it and through the
- * real wrapper ({@code baton-hook --shell}, then {@code baton-guard}) while it runs. What the checks before a
+ * real wrapper ({@code baton-shell}) while it runs. What the checks before a
  * command cannot read, the kernel stops: a file another session holds is read-only for the command.
  */
 class ShellEnforcementTest extends HookFixture {

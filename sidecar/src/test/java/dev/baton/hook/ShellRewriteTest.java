@@ -78,7 +78,7 @@ class ShellRewriteTest extends HookFixture {
         assertThat(pre.json().has("permissionDecision")).as("never an explicit allow").isFalse();
         assertThat(modified.get("description").asText()).isEqualTo("run it");
         assertThat(modified.get("mode").asText()).isEqualTo("sync");
-        assertThat(modified.get("command").asText()).isEqualTo(HookHarness.SCRIPT + " --shell -c '"
+        assertThat(modified.get("command").asText()).isEqualTo(HookHarness.SCRIPT.resolveSibling("baton-shell") + " -c '"
                 + WRITE_CART.replace("'", "'\\''") + "'");
         ScriptRun run = runAsTheAgent(modified.get("command").asText());
         assertThat(run.exit()).isNotZero();

@@ -122,7 +122,7 @@ final class StandInAgent implements AutoCloseable {
 
     /**
      * Runs {@code command} as Claude Code does with Baton's CLAUDE_CODE_SHELL_PREFIX: the wrapper
-     * ({@code baton-shell COMMAND}, the hook script by the name that makes it the wrapper) is started by the agent with the whole command line as one argument, and
+     * ({@code baton-shell COMMAND}) is started by the agent with the whole command line as one argument, and
      * runs it in the repository. {@code toolUseId}, when not null, is in its environment as Claude Code puts it.
      */
     ScriptRun runWrapped(String command, String toolUseId) throws IOException {
