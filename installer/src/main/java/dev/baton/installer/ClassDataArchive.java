@@ -1,12 +1,13 @@
 package dev.baton.installer;
 
+import dev.baton.process.BoundedRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipFile;
 
 /**
@@ -19,7 +20,7 @@ public final class ClassDataArchive {
 
     /** The program class that starts a sidecar, serves a few requests and stops (in the sidecar module). */
     static final String TRAINING_CLASS = "dev.baton.server.StartupTraining";
-    private static final long TIMEOUT_SECONDS = 120;
+    private static final Duration LIMIT = Duration.ofSeconds(120);
 
     private ClassDataArchive() {
     }
@@ -67,16 +68,16 @@ public final class ClassDataArchive {
             }
             command.addAll(List.of("-XX:ArchiveClassesAtExit=" + temp, "-Xlog:cds*=off", "-Xlog:class+path=off",
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=off", "-cp", jar.toString(), TRAINING_CLASS));
-            Process training = new ProcessBuilder(command)
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!training.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                training.destroyForcibly();
-                return new FileStep("skipped", archive, "making the class-data archive took over " + TIMEOUT_SECONDS + " s");
+            BoundedRun training = BoundedRun.run(new ProcessBuilder(command)
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD), new byte[0], LIMIT);
+            if (training.timedOut()) {
+                Files.deleteIfExists(temp);
+                return new FileStep("skipped", archive, "making the class-data archive took over " + LIMIT.toSeconds() + " s");
             }
-            if (training.exitValue() != 0 || !Files.exists(temp)) {
+            if (training.exit() != 0 || !Files.exists(temp)) {
                 Files.deleteIfExists(temp);
                 return new FileStep("skipped", archive, javaCommand + " could not make a class-data archive (exit "
-                        + training.exitValue() + "); the sidecar starts without one");
+                        + training.exit() + "); the sidecar starts without one");
             }
             Files.move(temp, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return new FileStep(verb, archive, "class-data archive, made by " + javaCommand);

@@ -1,13 +1,11 @@
 package dev.baton.installer;
 
+import dev.baton.process.BoundedRun;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One run of an installed command as an agent runs it, for the doctor's probes: exactly the given environment, the
@@ -28,24 +26,8 @@ record ProbeRun(int exit, String out, String err, boolean timedOut) {
         }
         builder.environment().clear();
         builder.environment().putAll(environment);
-        Path out = Files.createTempFile("baton-doctor", ".out");
-        Path err = Files.createTempFile("baton-doctor", ".err");
-        try {
-            Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            try (OutputStream stdin = process.getOutputStream()) {
-                stdin.write(input);
-            } catch (IOException closedEarly) {
-                // the command may exit without reading its input; what it printed and its exit code say why
-            }
-            if (!process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return new ProbeRun(-1, Files.readString(out), Files.readString(err), true);
-            }
-            return new ProbeRun(process.exitValue(), Files.readString(out), Files.readString(err), false);
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
+        BoundedRun run = BoundedRun.run(builder, input, LIMIT);
+        return new ProbeRun(run.exit(), run.outText(), run.errText(), run.timedOut());
     }
 
     /** The first line of a command's output, cut at 300 characters, for a one-line report. */

@@ -1,14 +1,14 @@
 package dev.baton.installer;
 
+import dev.baton.process.BoundedRun;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** One run of the user's service manager command ({@code systemctl --user …}, {@code launchctl …}): exit code and output. */
 record ServiceManagerCall(int exit, String output) {
 
-    private static final long TIMEOUT_SECONDS = 60;
+    private static final Duration LIMIT = Duration.ofSeconds(60);
 
     boolean succeeded() {
         return exit == 0;
@@ -23,16 +23,13 @@ record ServiceManagerCall(int exit, String output) {
 
     /** Runs {@code command}; a command that cannot be run or does not end within a minute comes back as a failure. */
     static ServiceManagerCall run(List<String> command) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         try {
-            Process process = builder.start();
-            byte[] output = process.getInputStream().readAllBytes(); // ends when the command closes its output
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return new ServiceManagerCall(-1, String.join(" ", command) + " did not finish within " + TIMEOUT_SECONDS + " s");
+            BoundedRun run = BoundedRun.run(builder, new byte[0], LIMIT);
+            if (run.timedOut()) {
+                return new ServiceManagerCall(-1, String.join(" ", command) + " did not finish within " + LIMIT.toSeconds() + " s");
             }
-            return new ServiceManagerCall(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+            return new ServiceManagerCall(run.exit(), run.outText());
         } catch (IOException e) {
             return new ServiceManagerCall(-1, "cannot run " + command.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {

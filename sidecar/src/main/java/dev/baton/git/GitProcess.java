@@ -1,14 +1,12 @@
 package dev.baton.git;
 
-import java.io.ByteArrayOutputStream;
+import dev.baton.process.BoundedRun;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one read-only git command in a working tree with a bounded wait, never taking {@code index.lock} away from
@@ -35,9 +33,7 @@ final class GitProcess {
         List<String> command = new ArrayList<>(List.of("git", "-C", root.toString(), "-c", "core.fsmonitor=false",
                 "-c", "core.hooksPath=/dev/null"));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectInput(ProcessBuilder.Redirect.PIPE);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
         Map<String, String> env = builder.environment();
         // The sidecar may have been started from inside a git hook; those variables would point git elsewhere.
         INHERITED_GIT_VARIABLES.forEach(env::remove);
@@ -49,59 +45,21 @@ final class GitProcess {
         }
         env.put("LC_ALL", "C");
         String shown = "git " + args[0] + " in " + root;
-        Process git;
+        BoundedRun git;
         try {
-            git = builder.start();
+            git = BoundedRun.run(builder, input, timeout);
         } catch (IOException e) {
             throw new GitException("cannot run " + shown + ": " + e.getMessage());
-        }
-        try {
-            Drain output = new Drain(git.getInputStream());
-            output.start();
-            try (var stdin = git.getOutputStream()) {
-                stdin.write(input);
-            }
-            if (!git.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                git.destroyForcibly();
-                throw new GitException(shown + " took longer than " + timeout.toMillis() + " ms");
-            }
-            output.join(timeout.toMillis());
-            if (output.isAlive() || output.failure != null) {
-                throw new GitException("could not read the output of " + shown);
-            }
-            if (git.exitValue() < 0 || git.exitValue() > lastSuccessfulExit) {
-                throw new GitException(shown + " failed with exit code " + git.exitValue());
-            }
-            return output.buffer.toByteArray();
         } catch (InterruptedException e) {
-            git.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new GitException("interrupted while running " + shown);
-        } catch (IOException e) {
-            git.destroyForcibly();
-            throw new GitException("cannot talk to " + shown + ": " + e.getMessage());
         }
-    }
-
-    /** Reads git's output while it runs, so a large answer cannot fill the pipe and stall git. */
-    private static final class Drain extends Thread {
-        private final InputStream in;
-        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        private volatile IOException failure;
-
-        Drain(InputStream in) {
-            super("baton-git");
-            this.in = in;
-            setDaemon(true);
+        if (git.timedOut()) {
+            throw new GitException(shown + " took longer than " + timeout.toMillis() + " ms");
         }
-
-        @Override
-        public void run() {
-            try (in) {
-                in.transferTo(buffer);
-            } catch (IOException e) {
-                failure = e;
-            }
+        if (git.exit() < 0 || git.exit() > lastSuccessfulExit) {
+            throw new GitException(shown + " failed with exit code " + git.exit());
         }
+        return git.out();
     }
 }

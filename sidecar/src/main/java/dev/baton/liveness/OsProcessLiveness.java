@@ -2,9 +2,6 @@ package dev.baton.liveness;
 
 import dev.baton.session.ProcStat;
 import dev.baton.session.ProcessIdentity;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -35,8 +32,9 @@ public final class OsProcessLiveness implements ProcessLiveness {
             return Duration.between(process.startedAt(), stat.get().started()).abs().compareTo(START_TOLERANCE) <= 0
                     ? Liveness.ALIVE : Liveness.EXITED;
         }
+        // No /proc (not Linux): the JDK's view, where a zombie may still count as alive.
         Optional<ProcessHandle> handle = ProcessHandle.of(process.pid());
-        if (handle.isEmpty() || !handle.get().isAlive() || isZombie(process.pid())) {
+        if (handle.isEmpty() || !handle.get().isAlive()) {
             return Liveness.EXITED;
         }
         Instant recorded = process.startedAt();
@@ -46,24 +44,5 @@ public final class OsProcessLiveness implements ProcessLiveness {
         }
         Duration drift = Duration.between(recorded, actual.get()).abs();
         return drift.compareTo(START_TOLERANCE) <= 0 ? Liveness.ALIVE : Liveness.EXITED;
-    }
-
-    /**
-     * Whether the kernel lists the pid as a zombie or dead task: the state letter after the command name in
-     * {@code /proc/PID/stat} is Z or X. ProcessHandle.isAlive says true for a zombie; no library reads the
-     * state, and where there is no /proc (not Linux) the answer is false, as before.
-     */
-    static boolean isZombie(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            int end = stat.lastIndexOf(')'); // the command name in parentheses may itself hold spaces or ')'
-            if (end < 0 || end + 2 >= stat.length()) {
-                return false;
-            }
-            char state = stat.charAt(end + 2);
-            return state == 'Z' || state == 'X' || state == 'x';
-        } catch (IOException | RuntimeException e) {
-            return false; // gone between the checks, or no /proc: isAlive has answered
-        }
     }
 }
