@@ -38,7 +38,7 @@ final class ProgramFiles {
         steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
         for (Map.Entry<String, byte[]> companion : script.companions().entrySet()) {
             steps.add(writeExecutable(layout.hookScript().resolveSibling(companion.getKey()), companion.getValue(),
-                    companion.getKey().equals(HookScript.GUARD) ? "shell guard" : "bash start-up file for Codex's commands", dryRun));
+                    HookScript.role(companion.getKey()), dryRun));
         }
         steps.add(linkShellWrapper(dryRun));
         steps.add(JvmOptions.write(layout.installedJar(), dryRun));
@@ -79,10 +79,10 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.hookScript().resolveSibling(HookScript.GUARD),
-                layout.hookScript().resolveSibling(HookScript.BASH_ENV), layout.hookLauncher(), layout.installedJar(),
-                ClassDataArchive.of(layout.installedJar()), JvmOptions.of(layout.installedJar()),
-                layout.installedDashboardJar()));
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript()));
+        HookScript.COMPANIONS.forEach(name -> ours.add(layout.hookScript().resolveSibling(name)));
+        ours.addAll(List.of(layout.hookLauncher(), layout.installedJar(), ClassDataArchive.of(layout.installedJar()),
+                JvmOptions.of(layout.installedJar()), layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
             ours.add(layout.launcher());
         }

@@ -18,15 +18,21 @@ import java.util.stream.Stream;
 final class TestMachine {
 
     /**
-     * Stands in for the packaged hook script: lets every hook call through, and as MCP server lists one tool. The
-     * scripts installed beside it are the packaged ones.
+     * Stands in for the packaged hook script, which lets every hook call through, and for the packaged MCP server,
+     * which lists one tool. The other scripts installed beside it are the packaged ones.
      */
     static final HookScript SCRIPT = new HookScript("""
             #!/usr/bin/env bash
             # stand-in for the packaged hook script
             # as baton-shell (Claude Code's prefix) it runs the command line it is given as one argument: its MCP server
-            [[ ${0##*/} == baton-shell ]] && set -- ${1#* }
-            [[ ${2-} == Mcp ]] || exit 0
+            [[ ${0##*/} == baton-shell ]] && exec $1
+            exit 0
+            """.getBytes(StandardCharsets.UTF_8), packagedCompanions());
+
+    /** Stands in for the packaged MCP server: answers initialize and lists one tool. */
+    static final String MCP_SERVER = """
+            #!/usr/bin/env bash
+            # stand-in for the packaged MCP server
             while IFS= read -r line; do
               [[ $line =~ \\"id\\":([0-9]+) ]] || continue
               case $line in
@@ -34,11 +40,13 @@ final class TestMachine {
                 *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\\n' "${BASH_REMATCH[1]}" ;;
               esac
             done
-            """.getBytes(StandardCharsets.UTF_8), packagedCompanions());
+            """;
 
     private static Map<String, byte[]> packagedCompanions() {
         try {
-            return HookScript.packaged().companions();
+            Map<String, byte[]> companions = new HashMap<>(HookScript.packaged().companions());
+            companions.put(HookScript.MCP, MCP_SERVER.getBytes(StandardCharsets.UTF_8));
+            return companions;
         } catch (InstallerException e) {
             throw new IllegalStateException(e);
         }
