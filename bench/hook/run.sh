@@ -9,7 +9,8 @@
 #   mvn -q -o package -DskipTests && bench/hook/run.sh [RUNS] [floor]   (RUNS per case, default 300;
 #                                       `floor`: only the hook and the floors run through /bin/sh -c)
 #   BEFORE=DIR bench/hook/run.sh RUNS floor   also runs DIR/baton-hook against a sidecar from DIR/baton.jar (an
-#                                       earlier build's copies) in the same rounds, to compare two builds
+#                                       earlier build's copies, with the baton-sidecar*.bash it sources if it
+#                                       does) in the same rounds, to compare two builds
 # Needs: java, git, jq, sqlite3, curl (apt-get install -y jq sqlite3 curl).
 # Writes every run's time to bench/results/hook-<timestamp>.tsv and prints median and p90 per case.
 #

@@ -222,13 +222,13 @@ final class AgentChecks {
                 if (entry.isEmpty()) {
                     continue;
                 }
-                ObjectNode expected = McpRegistration.entry(placement, layout.hookScript());
+                ObjectNode expected = McpRegistration.entry(placement, layout.mcpScript());
                 String where = placement.describe() + " in " + placement.file().path();
                 // Only what Baton wrote matters; other keys may have been tuned by the user.
                 for (Map.Entry<String, JsonNode> field : expected.properties()) {
                     if (!field.getValue().equals(entry.get().get(field.getKey()))) {
                         return new McpEntry(Check.problem(subject, where + " does not run this install's "
-                                + HookCommand.MARKER + " as Baton's MCP server (" + field.getKey() + ")",
+                                + HookScript.MCP + " as Baton's MCP server (" + field.getKey() + ")",
                                 installCommand(agent, scope)), List.of());
                     }
                 }
@@ -249,11 +249,11 @@ final class AgentChecks {
                         installCommand(Agent.CODEX, Scope.USER) + " (without --no-mcp)"), List.of());
             }
             JsonNode expected = CodexConfigToml.mcpServer(CodexConfigToml.withMcpServer("",
-                    layout.hookScript().toAbsolutePath().toString())).orElseThrow();
+                    layout.mcpScript().toAbsolutePath().toString())).orElseThrow();
             for (String key : List.of("command", "args")) {
                 if (!expected.get(key).equals(server.get().get(key))) {
                     return new McpEntry(Check.problem("Codex MCP", "mcp_servers." + McpRegistration.SERVER + " in "
-                            + config + " does not run this install's " + HookCommand.MARKER + " as Baton's MCP server ("
+                            + config + " does not run this install's " + HookScript.MCP + " as Baton's MCP server ("
                             + key + ")", installCommand(Agent.CODEX, Scope.USER)), List.of());
                 }
             }

@@ -64,21 +64,20 @@ final class CodexConfigToml {
             "BATON_AUDIT_MAX_ROWS");
 
     /**
-     * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the hook script may be
+     * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the server may be
      * starting the sidecar meanwhile, for up to its start budget of 20 s.
      */
     static final int MCP_STARTUP_SECONDS = 30;
 
-    /** The text with Baton's MCP server table: the hook script {@code hookScript}, run as Codex's stdio server. */
-    static String withMcpServer(String text, String hookScript) {
+    /** The text with Baton's MCP server table: {@code mcpScript}, run as Codex's stdio server. */
+    static String withMcpServer(String text, String mcpScript) {
         String result = withoutBatonTables(text, "mcp_servers." + McpRegistration.SERVER + "]");
         StringBuilder variables = new StringBuilder();
         for (String name : MCP_VARIABLES) {
             variables.append(variables.length() == 0 ? "" : ", ").append('"').append(name).append('"');
         }
-        return append(result, "[mcp_servers." + McpRegistration.SERVER + "]\ncommand = \"" + escape(hookScript)
-                + "\"\nargs = [\"" + Agent.CODEX.command() + "\", \"" + HookScript.MCP_EVENT + "\"]\nenv_vars = ["
-                + variables + "]\nstartup_timeout_sec = " + MCP_STARTUP_SECONDS + "\n");
+        return append(result, "[mcp_servers." + McpRegistration.SERVER + "]\ncommand = \"" + escape(mcpScript)
+                + "\"\nargs = []\nenv_vars = [" + variables + "]\nstartup_timeout_sec = " + MCP_STARTUP_SECONDS + "\n");
     }
 
     /**

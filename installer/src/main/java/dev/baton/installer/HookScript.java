@@ -8,16 +8,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The hook script the agents run, and the scripts installed beside it (by name): {@value #SHELL_WRAPPER}, which runs
- * a shell command where the files other sessions hold are read-only, and {@value #BASH_ENV}, which bash reads before
- * each command Codex CLI runs. Shipped as classpath resources by the hook-scripts module; opaque bytes here.
+ * The hook script the agents run, and the scripts installed beside it (by name): {@value #MCP}, Baton's MCP server
+ * over stdio; {@value #SIDECAR} and {@value #SIDECAR_START}, which both source to find, verify, start and talk to the
+ * sidecar; {@value #SHELL_WRAPPER}, which runs a shell command where the files other sessions hold are read-only; and
+ * {@value #BASH_ENV}, which bash reads before each command Codex CLI runs. Shipped as classpath resources by the
+ * hook-scripts module; opaque bytes here.
  */
 public record HookScript(byte[] content, Map<String, byte[]> companions) {
 
     public static final String RESOURCE = "dev/baton/hook/baton-hook";
+    public static final String MCP = "baton-mcp";
+    public static final String SIDECAR = "baton-sidecar.bash";
+    public static final String SIDECAR_START = "baton-sidecar-start.bash";
     /** What older installs put beside the hook script to bind held files read-only: now part of the wrapper. */
     public static final String OLD_GUARD = "baton-guard";
     public static final String BASH_ENV = "baton-bash-env";
+
+    /** Every script installed beside the hook script. */
+    public static final List<String> COMPANIONS = List.of(MCP, SIDECAR, SIDECAR_START, SHELL_WRAPPER, BASH_ENV);
 
     /**
      * The hook script's option that older installs named Claude Code's CLAUDE_CODE_SHELL_PREFIX with ({@code
@@ -42,11 +50,16 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
         companions = Map.copyOf(companions);
     }
 
-    /**
-     * The event of no agent that makes the script Baton's MCP server over stdio ({@code baton-hook AGENT Mcp}): it
-     * passes each JSON-RPC message on to the sidecar's {@code /mcp} endpoint, starting the sidecar if none runs.
-     */
-    public static final String MCP_EVENT = "Mcp";
+    /** What a script installed beside the hook script is for, as the install's output names it. */
+    static String role(String companion) {
+        return switch (companion) {
+            case MCP -> "MCP server";
+            case SIDECAR, SIDECAR_START -> "sidecar client the scripts source";
+            case SHELL_WRAPPER -> "shell wrapper";
+            case BASH_ENV -> "bash start-up file for Codex's commands";
+            default -> "script beside the hook script";
+        };
+    }
 
     /** The script packaged with this build. */
     public static HookScript packaged() throws InstallerException {
@@ -57,7 +70,7 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
             }
             byte[] content = in.readAllBytes();
             Map<String, byte[]> companions = new LinkedHashMap<>();
-            for (String name : List.of(SHELL_WRAPPER, BASH_ENV)) {
+            for (String name : COMPANIONS) {
                 try (InputStream companion = HookScript.class.getClassLoader().getResourceAsStream("dev/baton/hook/" + name)) {
                     if (companion == null) {
                         throw new InstallerException("This build of Baton lacks dev/baton/hook/" + name

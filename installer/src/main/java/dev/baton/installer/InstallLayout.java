@@ -80,6 +80,11 @@ public record InstallLayout(
         return dataDir.resolve("hooks/baton-hook");
     }
 
+    /** Baton's MCP server over stdio, beside the hook script: what every agent's MCP entry starts. */
+    public Path mcpScript() {
+        return hookScript().resolveSibling(HookScript.MCP);
+    }
+
     /** The link that runs the hook script as the shell wrapper (Claude Code's shell prefix names it). */
     public Path shellWrapper() {
         return hookScript().resolveSibling(HookScript.SHELL_WRAPPER);

@@ -57,7 +57,7 @@ public final class Installer {
         }
         if (registerMcp) {
             for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
-                ObjectNode entry = McpRegistration.entry(placement, layout.hookScript());
+                ObjectNode entry = McpRegistration.entry(placement, layout.mcpScript());
                 json.plan(placement.file(), tree -> McpRegistration.add(tree, placement, entry));
             }
         }
@@ -123,7 +123,7 @@ public final class Installer {
                 CodexTrust.batonEntries(hooksFile.get(), hooks));
         List<String> changes = new ArrayList<>(List.of("~ trust for Baton's hooks in " + hooksFile.get().getFileName()));
         if (registerMcp && target.scope() == Scope.USER) {
-            after = CodexConfigToml.withMcpServer(after, layout.hookScript().toAbsolutePath().toString());
+            after = CodexConfigToml.withMcpServer(after, layout.mcpScript().toAbsolutePath().toString());
             changes.add("~ MCP server " + McpRegistration.SERVER);
         }
         try {

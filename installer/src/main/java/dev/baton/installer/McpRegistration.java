@@ -9,10 +9,11 @@ import java.util.Optional;
 
 /**
  * Baton's MCP server entry, {@code mcpServers.baton}, in the agents' JSON MCP configuration (Codex's is TOML, see
- * {@link CodexConfigToml}). Every agent starts the server as a command over stdio: the hook script with the event
- * {@value HookScript#MCP_EVENT}, which starts the sidecar when none runs and passes each message on to its
- * {@code /mcp} endpoint. So an agent that connects to its MCP servers before any hook ran still has Baton's tools,
- * and no entry holds the token or the sidecar's address: the script reads both from BATON_HOME, as for a hook.
+ * {@link CodexConfigToml}). Every agent starts the server as a command over stdio, {@value HookScript#MCP} with no
+ * arguments, which starts the sidecar when none runs and passes each message on to its {@code /mcp} endpoint. So an
+ * agent that connects to its MCP servers before any hook ran still has Baton's tools, and no entry holds the token
+ * or the sidecar's address: the script reads both from BATON_HOME, as a hook does. An entry of an earlier install
+ * ({@code baton-hook AGENT Mcp}) is replaced in place.
  */
 final class McpRegistration {
 
@@ -63,8 +64,8 @@ final class McpRegistration {
         };
     }
 
-    /** The entry for a placement: the hook script run as the agent's MCP server. */
-    static ObjectNode entry(Placement placement, Path hookScript) {
+    /** The entry for a placement: {@code mcpScript} run as the agent's MCP server. */
+    static ObjectNode entry(Placement placement, Path mcpScript) {
         ObjectNode entry = JsonText.MAPPER.createObjectNode();
         switch (placement.agent()) {
             case CLAUDE -> entry.put("type", "stdio");
@@ -72,8 +73,8 @@ final class McpRegistration {
             case GEMINI -> { } // Gemini CLI tells a stdio server by its command
             case CODEX -> throw new IllegalArgumentException("Codex's MCP entry is TOML");
         }
-        entry.put("command", hookScript.toAbsolutePath().toString());
-        entry.putArray("args").add(placement.agent().command()).add(HookScript.MCP_EVENT);
+        entry.put("command", mcpScript.toAbsolutePath().toString());
+        entry.putArray("args");
         if (placement.agent() == Agent.COPILOT) {
             entry.putArray("tools").add("*");
         }

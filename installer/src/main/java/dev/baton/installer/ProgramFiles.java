@@ -38,7 +38,7 @@ final class ProgramFiles {
         steps.add(writeExecutable(layout.hookScript(), script.content(), "hook script", dryRun));
         for (Map.Entry<String, byte[]> companion : script.companions().entrySet()) {
             steps.add(writeExecutable(layout.hookScript().resolveSibling(companion.getKey()), companion.getValue(),
-                    companion.getKey().equals(HookScript.SHELL_WRAPPER) ? "shell wrapper" : "bash start-up file for Codex's commands", dryRun));
+                    HookScript.role(companion.getKey()), dryRun));
         }
         Path oldGuard = layout.hookScript().resolveSibling(HookScript.OLD_GUARD);
         if (Files.isRegularFile(oldGuard, LinkOption.NOFOLLOW_LINKS)) {
@@ -86,11 +86,10 @@ final class ProgramFiles {
                 ? Files.readSymbolicLink(link).equals(layout.hookScript())
                 : Files.isRegularFile(link) && Files.isRegularFile(layout.hookScript())
                         && Files.mismatch(link, layout.hookScript()) == -1;
-        List<Path> ours = new ArrayList<>(List.of(layout.hookScript(), layout.shellWrapper(),
-                layout.hookScript().resolveSibling(HookScript.OLD_GUARD),
-                layout.hookScript().resolveSibling(HookScript.BASH_ENV), layout.hookLauncher(), layout.installedJar(),
-                ClassDataArchive.of(layout.installedJar()), JvmOptions.of(layout.installedJar()),
-                layout.installedDashboardJar()));
+        List<Path> ours = new ArrayList<>(List.of(layout.hookScript()));
+        HookScript.COMPANIONS.forEach(name -> ours.add(layout.hookScript().resolveSibling(name)));
+        ours.addAll(List.of(layout.hookScript().resolveSibling(HookScript.OLD_GUARD), layout.hookLauncher(), layout.installedJar(), ClassDataArchive.of(layout.installedJar()),
+                JvmOptions.of(layout.installedJar()), layout.installedDashboardJar()));
         if (Files.exists(layout.launcher()) && isBatonsLauncher(layout.launcher())) {
             ours.add(layout.launcher());
         }

@@ -92,8 +92,8 @@ class CodexInstallTest extends MachineFixture {
             assertThat(CodexConfigToml.trustedHash(text, entry.getKey())).contains(entry.getValue());
         }
         JsonNode server = CodexConfigToml.mcpServer(text).orElseThrow();
-        assertThat(server.path("command").asText()).isEqualTo(machine.hookScript().toString());
-        assertThat(server.path("args")).isEqualTo(JsonText.parseObject("{\"a\": [\"codex\", \"Mcp\"]}").get("a"));
+        assertThat(server.path("command").asText()).isEqualTo(machine.layout().mcpScript().toString());
+        assertThat(server.path("args")).isEqualTo(JsonText.parseObject("{\"a\": []}").get("a"));
         // Codex starts its MCP servers with a handful of variables only: the script and the sidecar need theirs.
         assertThat(server.path("env_vars").toString()).contains("\"BATON_HOME\"", "\"XDG_STATE_HOME\"", "\"BATON_PORT\"");
         assertThat(server.path("startup_timeout_sec").asInt()).isGreaterThan(20);
@@ -105,6 +105,26 @@ class CodexInstallTest extends MachineFixture {
         machine.uninstall(Scope.USER, Agent.CODEX);
         assertThat(read(config)).isEqualTo(USER_CONFIG);
         assertThat(hooksFile).doesNotExist();
+    }
+
+    /** An earlier install's server ran the hook script ({@code baton-hook codex Mcp}): installing again runs baton-mcp. */
+    @Test
+    void anMcpServerThatRanTheHookScriptIsReplacedByBatonMcpAndUninstallRestoresTheOriginal() throws Exception {
+        Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
+        machine.install(Scope.USER, Agent.CODEX);
+        String current = "command = \"" + machine.layout().mcpScript() + "\"\nargs = []\n";
+        assertThat(read(config)).contains(current);
+        write(config, read(config).replace(current, "command = \"" + machine.hookScript() + "\"\nargs = [\"codex\", \"Mcp\"]\n"));
+
+        machine.install(Scope.USER, Agent.CODEX);
+
+        JsonNode server = CodexConfigToml.mcpServer(read(config)).orElseThrow();
+        assertThat(server.path("command").asText()).isEqualTo(machine.layout().mcpScript().toString());
+        assertThat(server.path("args")).isEmpty();
+        assertThat(read(config)).doesNotContain("Mcp\"");
+
+        machine.uninstall(Scope.USER, Agent.CODEX);
+        assertThat(read(config)).isEqualTo(USER_CONFIG);
     }
 
     /**
@@ -124,7 +144,8 @@ class CodexInstallTest extends MachineFixture {
             }
         }
         java.util.regex.Pattern shellName = java.util.regex.Pattern.compile("\\$\\{?(BATON[A-Z_]*|XDG_STATE_HOME|CLAUDE_FILE_LOCK)\\b");
-        for (Path script : List.of(Path.of("..", "hook-scripts", "baton-hook"),
+        for (Path script : List.of(Path.of("..", "hook-scripts", "baton-hook"), Path.of("..", "hook-scripts", "baton-mcp"),
+                Path.of("..", "hook-scripts", "baton-sidecar.bash"), Path.of("..", "hook-scripts", "baton-sidecar-start.bash"),
                 Path.of("src", "main", "java", "dev", "baton", "installer", "ProgramFiles.java"))) {
             shellName.matcher(Files.readString(script)).results().forEach(m -> read.add(m.group(1)));
         }

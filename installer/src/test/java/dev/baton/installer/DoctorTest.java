@@ -194,7 +194,23 @@ class DoctorTest extends MachineFixture {
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.detail()).contains("does not run this install's baton-hook as Baton's MCP server (type)");
+                    assertThat(check.detail()).contains("does not run this install's baton-mcp as Baton's MCP server (type)");
+                    assertThat(check.fix()).isEqualTo("baton install --claude --scope user");
+                });
+    }
+
+    /** An install before baton-mcp ran the hook script as the MCP server: the install that replaces it is named. */
+    @Test
+    void anMcpEntryThatRunsTheHookScriptIsFlaggedWithTheInstallThatReplacesIt() throws Exception {
+        machine.install(Scope.USER, Agent.CLAUDE);
+        Path claudeJson = machine.home.resolve(".claude.json");
+        write(claudeJson, read(claudeJson).replace(machine.layout().mcpScript().toString(), machine.hookScript())
+                .replaceFirst("\"args\" *: *\\[ *\\]", "\"args\": [\"claude\", \"Mcp\"]"));
+
+        assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
+                .satisfies(check -> {
+                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.detail()).contains("does not run this install's baton-mcp as Baton's MCP server (command)");
                     assertThat(check.fix()).isEqualTo("baton install --claude --scope user");
                 });
     }
@@ -203,9 +219,8 @@ class DoctorTest extends MachineFixture {
     @Test
     void anMcpServerThatCannotListBatonsToolsIsAProblemThatSaysWhy() throws Exception {
         machine.install(Scope.USER, Agent.CLAUDE);
-        Files.writeString(machine.layout().hookScript(), """
+        Files.writeString(machine.layout().mcpScript(), """
                 #!/usr/bin/env bash
-                [[ ${2-} == Mcp ]] || exit 0
                 while IFS= read -r line; do
                   [[ $line == *'"id":2'* ]] && printf '%s\\n' '{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Baton'"'"'s sidecar did not start within 20 s"}}'
                 done
@@ -224,9 +239,8 @@ class DoctorTest extends MachineFixture {
     void codexsMcpServerIsProbedWithOnlyTheVariablesCodexPassesOn() throws Exception {
         machine.install(Scope.USER, Agent.CODEX);
         Path seen = machine.root.resolve("mcp-env");
-        String standIn = new String(TestMachine.SCRIPT.content(), java.nio.charset.StandardCharsets.UTF_8);
-        Files.writeString(machine.layout().hookScript(), standIn.replace("# stand-in for the packaged hook script",
-                "[[ ${2-} == Mcp ]] && env >" + seen));
+        Files.writeString(machine.layout().mcpScript(), TestMachine.MCP_SERVER.replace(
+                "# stand-in for the packaged MCP server", "env >" + seen));
         java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("HOME", machine.home.toString(),
                 "PATH", "/usr/bin:/bin", "BATON_HOME", machine.layout().batonHome().toString(),
                 "BATON_PORT", "7999", "AWS_SECRET_ACCESS_KEY", "not for Baton"));

@@ -31,7 +31,7 @@ class GeminiInstallTest extends MachineFixture {
         assertThat(tree.at("/hooks/BeforeTool/0/hooks/0/timeout").asInt()).isEqualTo(30_000);
         assertThat(tree.at("/hooks/AfterAgent/0/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " gemini AfterAgent");
         assertThat(tree.at("/mcpServers/baton")).isEqualTo(JsonText.parseObject("""
-                {"command": "%s", "args": ["gemini", "Mcp"]}""".formatted(machine.hookScript())));
+                {"command": "%s", "args": []}""".formatted(machine.layout().mcpScript())));
         assertThat(tree.at("/security/auth/selectedType").asText()).isEqualTo("gemini-api-key");
         assertThat(read(settings)).doesNotContain("Bearer").doesNotContain("7455");
         assertThat(machine.out()).contains("GEMINI_CLI_TRUST_WORKSPACE=true");
@@ -64,7 +64,7 @@ class GeminiInstallTest extends MachineFixture {
         String installed = read(settings);
         ObjectNode tree = JsonText.parseObject(installed, JsonSyntax.COMMENTS);
         assertThat(tree.at("/hooks/BeforeTool/0/hooks/0/command").asText()).isEqualTo(machine.hookScript() + " gemini BeforeTool");
-        assertThat(tree.at("/mcpServers/baton/command").asText()).isEqualTo(machine.hookScript());
+        assertThat(tree.at("/mcpServers/baton/command").asText()).isEqualTo(machine.layout().mcpScript().toString());
         assertThat(tree.at("/model/name").asText()).isEqualTo("gemini-2.5-pro");
         assertThat(installed).startsWith("// Gemini CLI settings, shared between my machines\n{\n"
                 + "  /* the model pinned for every session */\n  \"model\": {\n    \"name\": \"gemini-2.5-pro\" // not the preview\n"

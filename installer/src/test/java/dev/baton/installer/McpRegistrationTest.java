@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class McpRegistrationTest extends MachineFixture {
     }
 
     @Test
-    void userScopeRegistersTheHookScriptAsClaudesStdioServerSoNoTokenOrAddressLandsInClaudeJson() throws Exception {
+    void userScopeRegistersBatonMcpAsClaudesStdioServerSoNoTokenOrAddressLandsInClaudeJson() throws Exception {
         machine.env.put("BATON_PORT", "48123");
         writeToken(batonHome, TOKEN + "\n");
 
@@ -37,7 +38,7 @@ class McpRegistrationTest extends MachineFixture {
 
         String claudeJson = read(machine.home.resolve(".claude.json"));
         assertThat(JsonText.parseObject(claudeJson).at("/mcpServers/baton")).isEqualTo(JsonText.parseObject("""
-                {"type": "stdio", "command": "%s", "args": ["claude", "Mcp"]}""".formatted(machine.layout().hookScript())));
+                {"type": "stdio", "command": "%s", "args": []}""".formatted(machine.layout().mcpScript())));
         assertThat(claudeJson).doesNotContain(TOKEN).doesNotContain("48123");
         assertThat(mode(machine.home.resolve(".claude.json"))).isEqualTo("rw-------");
     }
@@ -54,8 +55,39 @@ class McpRegistrationTest extends MachineFixture {
         assertThat(machine.out()).contains("~ MCP server baton");
         JsonNode servers = JsonText.parseObject(read(claudeJson)).get("mcpServers");
         assertThat(servers.fieldNames()).toIterable().containsExactly("first", "baton", "last");
-        assertThat(servers.get("baton").get("command").asText()).isEqualTo(machine.layout().hookScript().toString());
+        assertThat(servers.get("baton").get("command").asText()).isEqualTo(machine.layout().mcpScript().toString());
         assertThat(servers.get("baton").has("url")).isFalse();
+    }
+
+    /**
+     * An earlier install ran the hook script as the MCP server ({@code baton-hook claude Mcp}); installing again puts
+     * baton-mcp in its place, and uninstall still gives the file its original bytes back.
+     */
+    @Test
+    void anEntryThatRanTheHookScriptAsMcpServerIsReplacedByBatonMcpAndUninstallRestoresTheOriginal() throws Exception {
+        String original = resource("claude-json.json");
+        Path claudeJson = write(machine.home.resolve(".claude.json"), original);
+        machine.install(Scope.USER, Agent.CLAUDE);
+        String current = """
+                {"type": "stdio", "command": "%s", "args": []}""".formatted(machine.layout().mcpScript());
+        String earlier = """
+                {"type": "stdio", "command": "%s", "args": ["claude", "Mcp"]}""".formatted(machine.layout().hookScript());
+        ObjectNode tree = JsonText.parseObject(read(claudeJson));
+        List<String> order = new java.util.ArrayList<>();
+        tree.get("mcpServers").fieldNames().forEachRemaining(order::add);
+        ((ObjectNode) tree.get("mcpServers")).set("baton", JsonText.parseObject(earlier));
+        write(claudeJson, tree.toPrettyString());
+
+        machine.install(Scope.USER, Agent.CLAUDE);
+
+        assertThat(machine.out()).contains("~ MCP server baton");
+        JsonNode servers = JsonText.parseObject(read(claudeJson)).get("mcpServers");
+        assertThat(servers.fieldNames()).toIterable().containsExactlyElementsOf(order);
+        assertThat(servers.get("baton")).isEqualTo(JsonText.parseObject(current));
+
+        machine.uninstall(Scope.USER, Agent.CLAUDE);
+
+        assertThat(read(claudeJson)).isEqualTo(original);
     }
 
     @Test
@@ -84,7 +116,7 @@ class McpRegistrationTest extends MachineFixture {
         machine.install(Scope.PROJECT, Agent.CLAUDE);
 
         JsonNode server = JsonText.parseObject(read(machine.project.resolve(".mcp.json"))).at("/mcpServers/baton");
-        assertThat(server.get("command").asText()).isEqualTo(machine.layout().hookScript().toString());
+        assertThat(server.get("command").asText()).isEqualTo(machine.layout().mcpScript().toString());
         assertThat(read(machine.project.resolve(".mcp.json"))).doesNotContain(TOKEN).doesNotContain("BATON_TOKEN");
         assertThat(machine.out()).doesNotContain("BATON_TOKEN");
     }
@@ -95,7 +127,7 @@ class McpRegistrationTest extends MachineFixture {
 
         ObjectNode claudeJson = JsonText.parseObject(read(machine.home.resolve(".claude.json")));
         assertThat(claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/args"))
-                .isEqualTo(JsonText.parseObject("{\"a\": [\"claude\", \"Mcp\"]}").get("a"));
+                .isEqualTo(JsonText.parseObject("{\"a\": []}").get("a"));
         assertThat(claudeJson.has("mcpServers")).isFalse();
         assertThat(machine.project.resolve(".mcp.json")).doesNotExist();
 
@@ -115,8 +147,8 @@ class McpRegistrationTest extends MachineFixture {
         JsonNode servers = JsonText.parseObject(read(config)).get("mcpServers");
         assertThat(servers.get("playwright")).isEqualTo(JsonText.parseObject(original).at("/mcpServers/playwright"));
         assertThat(servers.get("baton")).isEqualTo(JsonText.parseObject("""
-                {"type": "local", "command": "%s", "args": ["copilot", "Mcp"], "tools": ["*"]}"""
-                .formatted(machine.layout().hookScript())));
+                {"type": "local", "command": "%s", "args": [], "tools": ["*"]}"""
+                .formatted(machine.layout().mcpScript())));
 
         machine.uninstall(Scope.USER, Agent.COPILOT);
         assertThat(read(config)).isEqualTo(original);
@@ -142,7 +174,7 @@ class McpRegistrationTest extends MachineFixture {
                 + "{\"type\": \"local\", \"command\": \"npx\", \"args\": [\"@playwright/mcp@latest\"], \"tools\": [\"*\"],},\n"
                 + "    \"baton\": {\n").endsWith("    },\n  },\n}\n");
         assertThat(JsonText.parseObject(installed, JsonSyntax.COMMENTS_AND_TRAILING_COMMAS).at("/mcpServers/baton/command")
-                .asText()).isEqualTo(machine.hookScript());
+                .asText()).isEqualTo(machine.layout().mcpScript().toString());
         write(config, installed.replace("@playwright/mcp@latest", "@playwright/mcp@0.0.41"));
 
         machine.uninstall(Scope.USER, Agent.COPILOT);

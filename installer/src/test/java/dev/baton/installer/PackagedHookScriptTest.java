@@ -28,5 +28,11 @@ class PackagedHookScriptTest {
 
         assertThat(Files.readAllBytes(machine.layout().hookScript())).isEqualTo(packaged.content());
         assertThat(machine.layout().hookScript()).isExecutable();
+        assertThat(packaged.companions()).containsOnlyKeys(HookScript.COMPANIONS);
+        for (String companion : HookScript.COMPANIONS) {
+            Path installed = machine.layout().hookScript().resolveSibling(companion);
+            assertThat(Files.readAllBytes(installed)).as(companion).isEqualTo(packaged.companions().get(companion));
+        }
+        assertThat(machine.layout().mcpScript()).isExecutable();
     }
 }

@@ -18,13 +18,19 @@ import java.util.stream.Stream;
 final class TestMachine {
 
     /**
-     * Stands in for the packaged hook script: lets every hook call through, and as MCP server lists one tool. The
-     * scripts installed beside it are the packaged ones.
+     * Stands in for the packaged hook script, which lets every hook call through, and for the packaged MCP server,
+     * which lists one tool. The other scripts installed beside it are the packaged ones.
      */
     static final HookScript SCRIPT = new HookScript("""
             #!/usr/bin/env bash
             # stand-in for the packaged hook script
-            [[ ${2-} == Mcp ]] || exit 0
+            exit 0
+            """.getBytes(StandardCharsets.UTF_8), packagedCompanions());
+
+    /** Stands in for the packaged MCP server: answers initialize and lists one tool. */
+    static final String MCP_SERVER = """
+            #!/usr/bin/env bash
+            # stand-in for the packaged MCP server
             while IFS= read -r line; do
               [[ $line =~ \\"id\\":([0-9]+) ]] || continue
               case $line in
@@ -32,11 +38,13 @@ final class TestMachine {
                 *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\\n' "${BASH_REMATCH[1]}" ;;
               esac
             done
-            """.getBytes(StandardCharsets.UTF_8), packagedCompanions());
+            """;
 
     private static Map<String, byte[]> packagedCompanions() {
         try {
-            return HookScript.packaged().companions();
+            Map<String, byte[]> companions = new HashMap<>(HookScript.packaged().companions());
+            companions.put(HookScript.MCP, MCP_SERVER.getBytes(StandardCharsets.UTF_8));
+            return companions;
         } catch (InstallerException e) {
             throw new IllegalStateException(e);
         }

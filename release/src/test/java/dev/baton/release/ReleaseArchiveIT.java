@@ -162,6 +162,9 @@ class ReleaseArchiveIT {
         assertThat(unpacked.resolve("runtime/lib/server/classes.jsa")).isRegularFile();
         assertThat(unpacked.resolve("bin/baton")).isExecutable();
         assertThat(unpacked.resolve("bin/baton-hook")).isExecutable();
+        assertThat(unpacked.resolve("bin/baton-mcp")).isExecutable();
+        assertThat(unpacked.resolve("bin/baton-sidecar.bash")).isRegularFile();
+        assertThat(unpacked.resolve("bin/baton-sidecar-start.bash")).isRegularFile();
         assertThat(unpacked.resolve("runtime/bin/java")).isExecutable();
     }
 

@@ -30,7 +30,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * What Baton does on each agent hook event (DESIGN §4 "When locks end"): SessionStart registers and
+ * What Baton does on each agent hook event (docs/ARCHITECTURE.md, "When locks end"): SessionStart registers and
  * introduces Baton, PreToolUse locks every file an edit writes (all or nothing) or denies it, PostToolUse
  * ends the edit, a failed or refused tool ends it and frees its file if still clean, Stop ends every edit of
  * the turn and releases clean files, SubagentStop hands a subagent's files to its parent, SessionEnd releases

@@ -20,7 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** lock_acquire, lock_release, lock_status: the file locks of DESIGN §4 as tools. */
+/** lock_acquire, lock_release, lock_status: the file locks of docs/ARCHITECTURE.md, "Locks", as tools. */
 final class LockTools {
 
     static final int MAX_FILES = 1000;

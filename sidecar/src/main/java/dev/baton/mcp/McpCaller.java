@@ -10,8 +10,8 @@ import io.javalin.http.Context;
 import java.util.Optional;
 
 /**
- * Who an MCP tool call acts for: the session of the agent that runs the MCP server making the call (the hook script in
- * {@code Mcp} mode, a child of the agent), found as a hook call's is, from the kernel's view of the connection and
+ * Who an MCP tool call acts for: the session of the agent that runs the MCP server making the call ({@code baton-mcp},
+ * a child of the agent), found as a hook call's is, from the kernel's view of the connection and
  * that process's ancestry. No tool takes a session id or key: a key in a tool's arguments would be in the agent's
  * recorded conversation, for anyone who reads it to use.
  */
@@ -36,7 +36,7 @@ final class McpCaller {
         if (process.isEmpty()) {
             throw new BatonException(ErrorCode.UNAUTHORIZED, "the kernel does not name the process behind this MCP"
                     + " connection" + (Callers.kernelNamesPeers(ctx) ? "" : " (it is asked on Linux only)")
-                    + "; Baton's tools act for the agent that runs Baton's MCP server (baton-hook AGENT Mcp)");
+                    + "; Baton's tools act for the agent that runs Baton's MCP server (baton-mcp)");
         }
         throw new BatonException(ErrorCode.UNAUTHORIZED, "no Baton session runs above this MCP server (pid "
                 + process.get().pid() + "): the tools act for the session of the agent that started it, which its"

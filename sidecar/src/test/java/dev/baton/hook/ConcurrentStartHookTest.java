@@ -69,7 +69,7 @@ class ConcurrentStartHookTest {
         CompletableFuture<ScriptRun> hook = CompletableFuture.supplyAsync(() -> afterGo(go, () ->
                 harness.run("claude", "PreToolUse", harness.sample("claude-pretooluse-edit.json"), agentEnv)));
         CompletableFuture<ScriptRun> mcp = CompletableFuture.supplyAsync(() -> afterGo(go, () ->
-                harness.run("claude", "Mcp", INITIALIZE + "\n", agentEnv)));
+                harness.runMcp(INITIALIZE + "\n", agentEnv)));
         Path cliOut = dir.resolve("cli.out");
         CompletableFuture<Process> cli = CompletableFuture.supplyAsync(() -> afterGo(go, () -> {
             ProcessBuilder serve = new ProcessBuilder(baton.toString(), "serve")

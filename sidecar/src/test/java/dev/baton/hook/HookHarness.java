@@ -36,6 +36,8 @@ import java.util.function.Function;
 final class HookHarness implements AutoCloseable {
 
     static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
+    /** Baton's MCP server over stdio, beside the hook script. */
+    static final Path MCP_SCRIPT = SCRIPT.resolveSibling("baton-mcp");
     static final String SAMPLE_CWD = "/home/dev/shop";
     static final String CLAUDE_SESSION = "3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01";
     static final String COPILOT_SESSION = "c0p1l0t-5e55-4a1b-8c2d-0e9f8a7b6c5d";
@@ -133,9 +135,18 @@ final class HookHarness implements AutoCloseable {
     }
 
     ScriptRun run(String agent, String event, byte[] payload, Map<String, String> env) throws IOException {
+        return run(List.of(SCRIPT.toString(), agent, event), payload, env);
+    }
+
+    /** Baton's MCP server ({@code baton-mcp}) given {@code messages} on stdin, run until it exits at their end. */
+    ScriptRun runMcp(String messages, Map<String, String> env) throws IOException {
+        return run(List.of(MCP_SCRIPT.toString()), messages.getBytes(StandardCharsets.UTF_8), env);
+    }
+
+    private ScriptRun run(List<String> command, byte[] payload, Map<String, String> env) throws IOException {
         Path out = Files.createTempFile(dir, "stdout", ".txt");
         Path err = Files.createTempFile(dir, "stderr", ".txt");
-        ProcessBuilder builder = new ProcessBuilder(SCRIPT.toString(), agent, event)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
         Map<String, String> environment = builder.environment();

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The hook script as Baton's MCP server over stdio ({@code baton-hook AGENT Mcp}), run as an agent runs it: one
- * process for the agent's whole session, JSON-RPC messages one per line on stdin, answers one per line on stdout.
+ * Baton's MCP server over stdio ({@code baton-mcp}), run as an agent runs it: one process for the agent's whole
+ * session, JSON-RPC messages one per line on stdin, answers one per line on stdout.
  */
 class McpBridgeHookTest {
 
@@ -48,7 +48,7 @@ class McpBridgeHookTest {
     @Test
     void anAgentThatStartsItsServerBeforeAnySidecarRunsGetsBatonsToolsFromTheSidecarItStarts() throws Exception {
         harness = HookHarness.withoutSidecar(dir);
-        bridge = Bridge.start(harness, "copilot", env("BATON_BIN", harness.startingWrapper().toString(), "BATON_HOOK_START_TIMEOUT", "60"));
+        bridge = Bridge.start(harness, env("BATON_BIN", harness.startingWrapper().toString(), "BATON_HOOK_START_TIMEOUT", "60"));
 
         JsonNode initialized = bridge.ask(INITIALIZE);
         bridge.tell(INITIALIZED);
@@ -73,7 +73,7 @@ class McpBridgeHookTest {
     @Test
     void aSidecarThatRestartsMidSessionIsGivenTheAgentsInitializeAgainUnseen() throws Exception {
         harness = HookHarness.start(dir);
-        bridge = Bridge.start(harness, "gemini", Map.of());
+        bridge = Bridge.start(harness, Map.of());
         bridge.ask(INITIALIZE);
         bridge.tell(INITIALIZED);
         String before = harness.home().readEndpoint().orElseThrow();
@@ -89,7 +89,7 @@ class McpBridgeHookTest {
     @Test
     void aRequestTheSidecarRefusesIsAnsweredWithItsOwnIdAndANotificationNeverGetsAnAnswer() throws Exception {
         harness = HookHarness.start(dir);
-        bridge = Bridge.start(harness, "codex", Map.of());
+        bridge = Bridge.start(harness, Map.of());
 
         // Copilot CLI asks this before initialize; Baton has no such method and no session yet.
         JsonNode discover = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"server/discover\",\"params\":{}}");
@@ -105,7 +105,7 @@ class McpBridgeHookTest {
     @Test
     void whenNoSidecarCanBeStartedEachRequestGetsAnErrorSayingWhyAndTheServerKeepsServing() throws Exception {
         harness = HookHarness.withoutSidecar(dir);
-        bridge = Bridge.start(harness, "copilot", env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "2",
+        bridge = Bridge.start(harness, env("BATON_BIN", "/bin/false", "BATON_HOOK_TIMEOUT", "2",
                 "BATON_HOOK_START_TIMEOUT", "2"));
 
         JsonNode first = bridge.ask("{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\",\"method\":\"initialize\",\"params\":{}}");
@@ -131,7 +131,7 @@ class McpBridgeHookTest {
     @ValueSource(longs = {1, 2, 3})
     void everyRequestGetsExactlyOneAnswerWithItsOwnIdAndNoNotificationGetsAny(long seed) throws Exception {
         harness = HookHarness.start(dir);
-        bridge = Bridge.start(harness, "codex", Map.of());
+        bridge = Bridge.start(harness, Map.of());
         bridge.ask(INITIALIZE);
         Random random = new Random(seed);
         List<String> methods = List.of("ping", "tools/list", "tools/call", "no/such/method");
@@ -163,15 +163,16 @@ class McpBridgeHookTest {
     }
 
     /**
-     * A Claude hook that Copilot CLI runs does nothing when Copilot has Baton's own hooks; Claude Code's MCP server
-     * is no hook, and answers all the same.
+     * Configs written by earlier installs start the server as the hook script ({@code baton-hook claude Mcp}): that
+     * hands over to baton-mcp, also where a Claude hook would do nothing because Copilot has Baton's own hooks.
      */
     @Test
-    void claudesServerAnswersWhereCopilotHasBatonsHooksToo() throws Exception {
+    void anEarlierInstallsServerCommandStillServesThroughBatonMcp() throws Exception {
         harness = HookHarness.start(dir);
         Path copilotHome = Files.createDirectories(dir.resolve("copilot-home/hooks"));
         Files.writeString(copilotHome.resolve("baton.json"), "{}");
-        bridge = Bridge.start(harness, "claude", env("COPILOT_HOME", copilotHome.getParent().toString()));
+        bridge = Bridge.start(harness, List.of(HookHarness.SCRIPT.toString(), "claude", "Mcp"),
+                env("COPILOT_HOME", copilotHome.getParent().toString()));
 
         JsonNode initialized = bridge.ask(INITIALIZE);
 
@@ -181,14 +182,14 @@ class McpBridgeHookTest {
     @Test
     void claudeFileLockZeroMeansNoBatonServerForThatAgent() throws Exception {
         harness = HookHarness.withoutSidecar(dir);
-        bridge = Bridge.start(harness, "claude", env("CLAUDE_FILE_LOCK", "0"));
+        bridge = Bridge.start(harness, env("CLAUDE_FILE_LOCK", "0"));
 
         assertThat(bridge.exitCode()).isZero();
         assertThat(bridge.process.unread()).isEmpty();
         assertThat(harness.home().logFile()).doesNotExist();
     }
 
-    /** The script running as an agent's MCP server: lines in, lines out. */
+    /** The server running as an agent's MCP server: lines in, lines out. */
     private static final class Bridge implements AutoCloseable {
 
         private final LineProcess process;
@@ -197,8 +198,12 @@ class McpBridgeHookTest {
             this.process = new LineProcess(process, "mcp-bridge");
         }
 
-        static Bridge start(HookHarness harness, String agent, Map<String, String> env) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(HookHarness.SCRIPT.toString(), agent, "Mcp")
+        static Bridge start(HookHarness harness, Map<String, String> env) throws IOException {
+            return start(harness, List.of(HookHarness.MCP_SCRIPT.toString()), env);
+        }
+
+        static Bridge start(HookHarness harness, List<String> command, Map<String, String> env) throws IOException {
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.appendTo(harness.dir().resolve("bridge-stderr.txt").toFile()));
             harness.scriptEnvironment(builder.environment(), env);
             return new Bridge(builder.start());

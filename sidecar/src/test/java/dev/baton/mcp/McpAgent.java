@@ -12,13 +12,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A real agent-like process (a shell) that runs Baton's MCP server as its child, as an agent does: the hook script in
- * {@code Mcp} mode, JSON-RPC messages one per line on its stdin, answers on its stdout. The tools it calls act for
+ * A real agent-like process (a shell) that runs Baton's MCP server as its child, as an agent does: {@code baton-mcp},
+ * JSON-RPC messages one per line on its stdin, answers on its stdout. The tools it calls act for
  * the session registered on this shell's process, found by the sidecar from the MCP connection's process.
  */
 final class McpAgent implements AutoCloseable {
 
-    static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
+    static final Path SCRIPT = Path.of("..", "hook-scripts", "baton-mcp").toAbsolutePath().normalize();
     private final LineProcess process;
     private final AtomicLong ids = new AtomicLong();
 
@@ -29,7 +29,7 @@ final class McpAgent implements AutoCloseable {
     /** Starts the agent and its MCP server, and initializes the server as a client does. */
     static McpAgent start(TestSidecar sidecar) throws Exception {
         // `; :` keeps bash from replacing itself with the script: the shell stays the server's parent, as an agent is.
-        ProcessBuilder builder = new ProcessBuilder("bash", "-c", "\"$0\" claude Mcp; :", SCRIPT.toString())
+        ProcessBuilder builder = new ProcessBuilder("bash", "-c", "\"$0\"; :", SCRIPT.toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().remove("BATON_FAIL_OPEN");
         builder.environment().put("BATON_HOME", sidecar.home().toString());

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The MCP endpoint driven the way an MCP client drives it: JSON-RPC over HTTP POST to a real sidecar. The tools that
- * act for a session are called by two agent processes through their own MCP servers (the hook script in Mcp mode):
+ * act for a session are called by two agent processes through their own MCP servers ({@code baton-mcp}):
  * each acts for the session of the agent that runs it, with no id or key in any argument.
  */
 class McpEndpointTest {
