@@ -24,9 +24,6 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
     public static final String OLD_GUARD = "baton-guard";
     public static final String BASH_ENV = "baton-bash-env";
 
-    /** Every script installed beside the hook script. */
-    public static final List<String> COMPANIONS = List.of(MCP, SIDECAR, SIDECAR_START, SHELL_WRAPPER, BASH_ENV);
-
     /**
      * The hook script's option that older installs named Claude Code's CLAUDE_CODE_SHELL_PREFIX with ({@code
      * baton-hook --shell COMMAND}); the script hands such a call to {@value #SHELL_WRAPPER}.
@@ -38,6 +35,9 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
      * CLAUDE_CODE_SHELL_PREFIX as one program, with no arguments of its own, for its stdio MCP servers.
      */
     public static final String SHELL_WRAPPER = "baton-shell";
+
+    /** Every script installed beside the hook script. */
+    public static final List<String> COMPANIONS = List.of(MCP, SIDECAR, SIDECAR_START, SHELL_WRAPPER, BASH_ENV);
 
     /** The interpreter {@value #SHELL_WRAPPER} names in its first line. */
     public static final Path SHELL_INTERPRETER = Path.of("/usr/bin/perl");
