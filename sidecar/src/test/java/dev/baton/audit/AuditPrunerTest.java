@@ -10,7 +10,7 @@ import dev.baton.session.AgentKind;
 import dev.baton.session.Registration;
 import dev.baton.state.AuditEntry;
 import dev.baton.store.SqliteStore;
-import dev.baton.support.MutableClock;
+import dev.baton.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -13,7 +13,7 @@ import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import dev.baton.store.SqliteStore;
 import dev.baton.support.ChildProcess;
-import dev.baton.support.MutableClock;
+import dev.baton.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

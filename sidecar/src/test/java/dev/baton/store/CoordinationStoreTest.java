@@ -3,7 +3,7 @@ package dev.baton.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.MutableClock;
+import dev.baton.testing.MutableClock;
 import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.TestSidecar.Reply;

@@ -8,6 +8,7 @@ import dev.baton.lock.CanonicalPath;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
+import dev.baton.testing.MutableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.dashboard.DashboardWindow;
-import dev.baton.dashboard.MutableClock;
+import dev.baton.testing.MutableClock;
 import dev.baton.dashboard.connection.SidecarLocator;
 import dev.baton.dashboard.view.Page;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import static dev.baton.dashboard.WireFrames.snapshot;
 import static dev.baton.dashboard.WireFrames.waitOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.dashboard.MutableClock;
+import dev.baton.testing.MutableClock;
 import dev.baton.dashboard.protocol.Frame;
 import java.time.Duration;
 import java.time.Instant;

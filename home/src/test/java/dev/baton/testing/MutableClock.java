@@ -1,4 +1,4 @@
-package dev.baton;
+package dev.baton.testing;
 
 import java.time.Clock;
 import java.time.Duration;
