@@ -140,7 +140,10 @@ export const BatonPlugin = async ({ directory }) => {
     }
     if (!bin || !existsSync(bin)) return false
     // A subshell that exits at once: the sidecar's parent is init, so OpenCode's exit takes nothing with it.
-    const child = spawn("/bin/sh", ["-c", 'mkdir -p -m 700 "$BATON_HOME" && (setsid "$0" serve </dev/null >>"$BATON_HOME/sidecar.log" 2>&1 &)', bin],
+    const start = 'mkdir -p -m 700 "$BATON_HOME" || exit 1; log=$BATON_HOME/sidecar.log\n'
+      + 'if command -v setsid >/dev/null; then (setsid "$0" serve </dev/null >>"$log" 2>&1 &)\n'
+      + 'else (nohup "$0" serve </dev/null >>"$log" 2>&1 &); fi'
+    const child = spawn("/bin/sh", ["-c", start, bin],
       { env: { ...env, BATON_HOME: home }, stdio: "ignore" })
     await new Promise((resolve) => child.on("exit", resolve).on("error", resolve))
     return true

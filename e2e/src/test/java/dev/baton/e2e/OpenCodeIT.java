@@ -27,6 +27,23 @@ class OpenCodeIT {
         return machine.repo.resolve(file).toString();
     }
 
+    /** OpenCode starts its MCP servers at start: Baton's starts the sidecar, so its tools are there at once. */
+    @Test
+    void theFirstSessionAfterInstallHasBatonsToolsThoughNoSidecarRanWhenItStarted() {
+        try (Machine machine = new Machine(root)) {
+            OpenCode.configure(machine);
+            machine.install("--opencode");
+            try (FakeModel model = new FakeModel(List.of(
+                    Step.call("baton_lock_status", Map.of("files", List.of(path(machine, "Free.txt")))),
+                    Step.say("Checked.")));
+                 OpenCode opencode = new OpenCode(machine, model, "Is Free.txt locked?")) {
+                assertThat(opencode.awaitExit()).as(opencode.process.output()).isZero();
+
+                assertThat(model.everythingSent()).as(machine.explain(model)).contains("Free.txt is free");
+            }
+        }
+    }
+
     @Test
     void theFirstEditAfterInstallIsAllowedAndHeldByTheOpenCodeSession() {
         try (Machine machine = new Machine(root)) {

@@ -99,10 +99,14 @@ final class OpenCodeDialect extends Dialect {
         return true;
     }
 
+    /** {@code {"args":A}}, with the notes about the command as {@code context}, which the plug-in tells after it ran. */
     @Override
     ObjectNode rewrite(ObjectNode arguments, String context) {
         ObjectNode answer = Json.mapper().createObjectNode();
         answer.set("args", arguments);
+        if (context != null && !context.isBlank()) {
+            answer.put("context", context);
+        }
         return answer;
     }
 }
