@@ -16,16 +16,20 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The four agent CLIs at pinned versions, installed from npm once into {@code <e2e.cache>/<hash of versions>}
+ * The five agent CLIs at pinned versions, installed from npm once into {@code <e2e.cache>/<hash of versions>}
  * and reused by later runs. A file lock keeps two builds from installing into one directory at once.
  */
 final class AgentClis {
+
+    /** OpenCode's version, which its config directories' {@code @opencode-ai/plugin} is pinned to as well. */
+    static final String OPENCODE_VERSION = "1.18.33";
 
     static final List<String> PACKAGES = List.of(
             "@anthropic-ai/claude-code@2.1.332",
             "@github/copilot@1.0.102",
             "@openai/codex@0.171.0",
-            "@google/gemini-cli@0.61.0");
+            "@google/gemini-cli@0.61.0",
+            "opencode-ai@" + OPENCODE_VERSION);
 
     private static Path installed;
 

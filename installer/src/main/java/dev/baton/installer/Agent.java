@@ -9,7 +9,8 @@ public enum Agent {
     CLAUDE("Claude Code", "claude"),
     COPILOT("Copilot CLI", "copilot"),
     CODEX("Codex CLI", "codex"),
-    GEMINI("Gemini CLI", "gemini");
+    GEMINI("Gemini CLI", "gemini"),
+    OPENCODE("OpenCode", "opencode");
 
     private final String displayName;
     private final String command;

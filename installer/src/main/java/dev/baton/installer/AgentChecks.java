@@ -44,6 +44,10 @@ final class AgentChecks {
 
     void addTo(List<Check> checks) {
         for (Agent agent : Agent.values()) {
+            if (agent == Agent.OPENCODE) {
+                checks.addAll(new OpenCodeChecks(layout, project).run(command -> mcpRun(agent, command)));
+                continue;
+            }
             List<Installed> installed = new ArrayList<>();
             boolean anyFile = false;
             for (Scope scope : Scope.values()) {

@@ -3,7 +3,10 @@ package dev.baton.installer;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Where each agent keeps the hooks Baton adds, per scope; empty where the agent has no such scope. */
+/**
+ * Where each agent keeps the hooks Baton adds, per scope; empty where the agent has no such scope. OpenCode's is
+ * Baton's plug-in file ({@link OpenCodePlugin}).
+ */
 final class AgentFiles {
 
     private AgentFiles() {
@@ -23,6 +26,7 @@ final class AgentFiles {
                 case PROJECT -> Optional.of(project.resolve(".gemini/settings.json"));
                 case LOCAL -> Optional.empty();
             };
+            case OPENCODE -> OpenCodePlugin.file(layout, scope, project); // a plug-in, not a JSON file of hooks
         };
     }
 

@@ -25,6 +25,9 @@ final class AgentOptions {
     @Option(names = "--gemini", description = "Gemini CLI.")
     boolean gemini;
 
+    @Option(names = "--opencode", description = "OpenCode (a plug-in, no hooks).")
+    boolean opencode;
+
     @Option(names = "--scope", paramLabel = "user|project|local", defaultValue = "user",
             converter = ScopeConverter.class,
             description = "user: your own config files; project: the project's shared files;"
@@ -37,7 +40,7 @@ final class AgentOptions {
 
     /** Whether the command line names no agent, so the command picks them itself. */
     boolean noneNamed() {
-        return !(claude || copilot || codex || gemini);
+        return !(claude || copilot || codex || gemini || opencode);
     }
 
     /** The validated target; bad input becomes a usage error naming the option. */
@@ -54,6 +57,9 @@ final class AgentOptions {
         }
         if (gemini) {
             agents.add(Agent.GEMINI);
+        }
+        if (opencode) {
+            agents.add(Agent.OPENCODE);
         }
         Path directory = project != null ? project : Path.of(System.getProperty("user.dir"));
         if (!Files.isDirectory(directory)) {

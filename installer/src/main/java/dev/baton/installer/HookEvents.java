@@ -81,6 +81,7 @@ record HookEvents(String dialect, List<EventHook> events) {
             case COPILOT -> COPILOT;
             case CODEX -> CODEX;
             case GEMINI -> GEMINI;
+            case OPENCODE -> throw new IllegalArgumentException("OpenCode runs Baton's plug-in, no hook commands");
         };
     }
 }

@@ -98,6 +98,7 @@ final class HookProbe {
                 base(payload, session, cwd, "PreToolUse").put("tool_name", "Write").put("tool_use_id", "baton-doctor");
                 payload.putObject("tool_input").put("file_path", file.toString()).put("content", "probe\n");
             }
+            case OPENCODE -> throw new IllegalArgumentException("OpenCode runs Baton's plug-in, no hook command");
         }
         return payload.toString();
     }

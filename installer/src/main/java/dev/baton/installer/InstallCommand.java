@@ -12,7 +12,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code baton install}: wires Baton's hooks and MCP server into Claude Code, Copilot CLI, Codex CLI and Gemini CLI. */
+/**
+ * {@code baton install}: wires Baton's hooks and MCP server into Claude Code, Copilot CLI, Codex CLI and Gemini CLI, and
+ * its plug-in and MCP server into OpenCode.
+ */
 @Command(name = "install",
         description = "Install Baton's hook script and launcher, and add its hooks and MCP server to the agents' config.")
 public final class InstallCommand implements Callable<Integer> {
@@ -73,9 +76,9 @@ public final class InstallCommand implements Callable<Integer> {
                 }
             }
             if (found.isEmpty()) {
-                err.println("baton install: found none of claude, copilot, codex, gemini on PATH and none of their"
-                        + " config directories (" + layout.claudeDir() + ", " + layout.copilotDir() + ", "
-                        + layout.codexDir() + ", " + layout.geminiDir() + "). Name the agents to install for,"
+                err.println("baton install: found none of claude, copilot, codex, gemini, opencode on PATH and none of"
+                        + " their config directories (" + layout.claudeDir() + ", " + layout.copilotDir() + ", "
+                        + layout.codexDir() + ", " + layout.geminiDir() + ", " + layout.opencodeDir() + "). Name the agents to install for,"
                         + " e.g. baton install --claude --codex.");
                 err.flush();
                 return 1;

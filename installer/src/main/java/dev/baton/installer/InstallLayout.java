@@ -13,7 +13,8 @@ import java.util.Optional;
  * the whole installation at a temporary home.
  *
  * <p>Variables read: {@code HOME}, {@code XDG_DATA_HOME}, {@code XDG_STATE_HOME}, {@code BATON_HOME},
- * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code CODEX_HOME}, {@code JAVA_HOME}, {@code PATH}.
+ * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code CODEX_HOME}, {@code XDG_CONFIG_HOME} (OpenCode's),
+ * {@code JAVA_HOME}, {@code PATH}.
  */
 public record InstallLayout(
         Path home,
@@ -25,6 +26,7 @@ public record InstallLayout(
         Path copilotDir,
         Path codexDir,
         Path geminiDir,
+        Path opencodeDir,
         List<Path> searchPath,
         Optional<Path> javaHome,
         Optional<String> portOverride) {
@@ -40,6 +42,7 @@ public record InstallLayout(
         Path copilotDir = value(env, "COPILOT_HOME").map(Path::of).orElse(home.resolve(".copilot"));
         Path codexDir = value(env, "CODEX_HOME").map(Path::of).orElse(home.resolve(".codex"));
         Path geminiDir = home.resolve(".gemini");
+        Path opencodeDir = value(env, "XDG_CONFIG_HOME").map(Path::of).orElse(home.resolve(".config")).resolve("opencode");
         List<Path> searchPath = value(env, "PATH")
                 .map(path -> Arrays.stream(path.split(File.pathSeparator))
                         .filter(entry -> !entry.isBlank())
@@ -57,6 +60,7 @@ public record InstallLayout(
                 copilotDir,
                 codexDir,
                 geminiDir,
+                opencodeDir,
                 searchPath,
                 value(env, "JAVA_HOME").map(Path::of),
                 value(env, "BATON_PORT"));
@@ -73,6 +77,7 @@ public record InstallLayout(
             case COPILOT -> copilotDir;
             case CODEX -> codexDir;
             case GEMINI -> geminiDir;
+            case OPENCODE -> opencodeDir;
         };
     }
 

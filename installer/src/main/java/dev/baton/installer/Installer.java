@@ -6,7 +6,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,7 +44,8 @@ public final class Installer {
         JsonEdits json = new JsonEdits();
         List<TextConfigFile> texts = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        planHooks(target, json, skipped);
+        Map<OpenCodePlugin, byte[]> plugins = new LinkedHashMap<>();
+        planHooks(target, json, skipped, plugins);
         if (target.includes(Agent.CLAUDE) && Files.isExecutable(HookScript.SHELL_INTERPRETER)) {
             json.plan(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
                     tree -> ClaudeSettings.setShellPrefix(tree, layout.hookScript()));
@@ -60,6 +63,10 @@ public final class Installer {
                 ObjectNode entry = McpRegistration.entry(placement, layout.mcpScript());
                 json.plan(placement.file(), tree -> McpRegistration.add(tree, placement, entry));
             }
+            Optional<JsonConfigFile> opencode = OpenCodeConfig.file(layout, target.scope(), target.project());
+            if (target.includes(Agent.OPENCODE) && opencode.isPresent()) {
+                json.plan(opencode.get(), tree -> OpenCodeConfig.addMcp(tree, OpenCodeConfig.mcpEntry(layout.mcpScript())));
+            }
         }
         if (target.includes(Agent.CODEX)) {
             planCodexConfig(target, json, registerMcp, skipped).ifPresent(texts::add);
@@ -70,6 +77,9 @@ public final class Installer {
             }
             new ProgramFiles(layout).install(script, program, dryRun).forEach(out::println);
             ConfigEdits.apply(json.edits(), dryRun, out);
+            for (Map.Entry<OpenCodePlugin, byte[]> plugin : plugins.entrySet()) {
+                out.println(plugin.getKey().write(plugin.getValue(), dryRun));
+            }
             for (TextConfigFile text : texts) {
                 out.println(text.apply(dryRun));
             }
@@ -83,7 +93,9 @@ public final class Installer {
         return 0;
     }
 
-    private void planHooks(Target target, JsonEdits json, List<String> skipped) throws InstallerException {
+    /** @param plugins OpenCode's plug-in files to write, with what each holds now */
+    private void planHooks(Target target, JsonEdits json, List<String> skipped, Map<OpenCodePlugin, byte[]> plugins)
+            throws InstallerException {
         for (Agent agent : target.agents()) {
             Optional<Path> file = AgentFiles.hookFile(layout, agent, target.scope(), target.project());
             if (file.isEmpty()) {
@@ -91,7 +103,10 @@ public final class Installer {
                         + " scope; install it with --scope user or --scope project");
                 continue;
             }
-            if (agent == Agent.COPILOT) {
+            if (agent == Agent.OPENCODE) {
+                OpenCodePlugin plugin = OpenCodePlugin.of(file.get(), layout.hookScript());
+                plugins.put(plugin, plugin.current());
+            } else if (agent == Agent.COPILOT) {
                 JsonConfigFile hooks = JsonConfigFile.owned(file.get());
                 JsonConfigFile.Snapshot before = readLeniently(hooks);
                 ObjectNode after = CopilotHooks.document(layout.hookScript());
@@ -175,6 +190,10 @@ public final class Installer {
             out.println("note: Codex runs only hooks it trusts; Baton recorded its trust in "
                     + AgentFiles.codexConfig(layout) + " the way Codex does (check with `baton doctor`, or in Codex's"
                     + " /hooks). A project's .codex directory is read only in a project Codex trusts.");
+        }
+        if (target.includes(Agent.OPENCODE)) {
+            out.println("note: OpenCode loads plug-ins when it starts: an OpenCode already running goes on without Baton"
+                    + " until it is started again.");
         }
         if (target.includes(Agent.GEMINI)) {
             out.println("note: Gemini CLI runs hooks only in a trusted folder: trust the project when Gemini asks, or"

@@ -13,7 +13,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * Checked against each agent's CLI: Claude Code reads its settings, {@code ~/.claude.json} and {@code .mcp.json}
  * with {@code JSON.parse} ("Invalid or malformed JSON" for a comment or a trailing comma); Gemini CLI strips
  * {@code //} and {@code /* *}{@code /} comments (strip-json-comments) before {@code JSON.parse}, so a trailing comma
- * still fails; Copilot CLI reads {@code mcp-config.json} with both; Codex reads {@code hooks.json} with serde_json.
+ * still fails; Copilot CLI reads {@code mcp-config.json} with both, OpenCode its {@code opencode.json} (jsonc-parser with
+ * allowTrailingComma); Codex reads {@code hooks.json} with serde_json.
  */
 enum JsonSyntax {
     PLAIN(false, false, "plain JSON, without comments or trailing commas"),
@@ -42,7 +43,7 @@ enum JsonSyntax {
         return switch (agent) {
             case CLAUDE, CODEX -> PLAIN;
             case GEMINI -> COMMENTS;
-            case COPILOT -> COMMENTS_AND_TRAILING_COMMAS;
+            case COPILOT, OPENCODE -> COMMENTS_AND_TRAILING_COMMAS;
         };
     }
 

@@ -72,6 +72,7 @@ final class McpRegistration {
             case COPILOT -> entry.put("type", "local");
             case GEMINI -> { } // Gemini CLI tells a stdio server by its command
             case CODEX -> throw new IllegalArgumentException("Codex's MCP entry is TOML");
+            case OPENCODE -> throw new IllegalArgumentException("OpenCode's MCP entry is its own, see OpenCodeConfig");
         }
         entry.put("command", mcpScript.toAbsolutePath().toString());
         entry.putArray("args");

@@ -37,12 +37,16 @@ public final class Uninstaller {
                 + (target.scope().isProjectBound() ? " in " + target.project() : "") + ".");
         JsonEdits json = new JsonEdits();
         List<PlannedEdit> deletions = new ArrayList<>();
+        List<Path> plugins = new ArrayList<>();
         for (Agent agent : target.agents()) {
             Optional<Path> file = AgentFiles.hookFile(layout, agent, target.scope(), target.project());
             if (file.isEmpty()) {
                 continue;
             }
-            if (agent == Agent.COPILOT) {
+            if (agent == Agent.OPENCODE) {
+                OpenCodePlugin.of(file.get(), layout.hookScript()).current(); // a file of the user's is refused
+                plugins.add(file.get());
+            } else if (agent == Agent.COPILOT) {
                 JsonConfigFile hooks = JsonConfigFile.owned(file.get());
                 JsonConfigFile.Snapshot before = hooks.readUnparsed();
                 if (before.exists()) {
@@ -61,11 +65,23 @@ public final class Uninstaller {
         for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
             json.planRemoval(placement.file(), tree -> McpRegistration.remove(tree, placement));
         }
+        Optional<JsonConfigFile> opencode = OpenCodeConfig.file(layout, target.scope(), target.project());
+        if (target.includes(Agent.OPENCODE) && opencode.isPresent()) {
+            json.planRemoval(opencode.get(), OpenCodeConfig::removeMcp);
+        }
         List<PlannedEdit> edits = new ArrayList<>(json.removals());
         edits.addAll(deletions);
         Optional<TextConfigFile> codexConfig = target.includes(Agent.CODEX) ? planCodexConfig(target) : Optional.empty();
+        boolean pluginsFound = plugins.stream().anyMatch(java.nio.file.Files::exists);
         try {
             List<Path> deleted = new ArrayList<>(ConfigEdits.apply(edits, dryRun, true, out));
+            for (Path plugin : plugins) {
+                Optional<FileStep> step = OpenCodePlugin.delete(plugin, dryRun);
+                step.ifPresent(out::println);
+                if (step.isPresent() && !dryRun) {
+                    deleted.add(plugin);
+                }
+            }
             if (codexConfig.isPresent()) {
                 FileStep step = codexConfig.get().applyRemoval(dryRun);
                 out.println(step);
@@ -83,7 +99,8 @@ public final class Uninstaller {
         } catch (IOException e) {
             throw ConfigEdits.writeFailure(e);
         }
-        boolean nothing = edits.stream().allMatch(PlannedEdit::isNoOp) && codexConfig.map(TextConfigFile::isNoOp).orElse(true);
+        boolean nothing = edits.stream().allMatch(PlannedEdit::isNoOp) && codexConfig.map(TextConfigFile::isNoOp).orElse(true)
+                && !pluginsFound;
         if (nothing && !purge) {
             out.println("Nothing to remove: no Baton entries found at " + target.scope() + " scope.");
         } else if (!purge) {

@@ -13,10 +13,11 @@ import java.util.Set;
  * Most agents follow the shape Claude Code introduced ({@link ClaudeStyle}); a dialect overrides only where its
  * agent departs from it.
  */
-abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, CopilotPascalDialect, CodexDialect, GeminiDialect {
+abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, CopilotPascalDialect, CodexDialect, GeminiDialect,
+        OpenCodeDialect {
 
     /** The agents the hook script may name, as in {@code baton-hook AGENT EVENT}. */
-    static final Set<String> AGENTS = Set.of("claude", "copilot", "codex", "gemini");
+    static final Set<String> AGENTS = Set.of("claude", "copilot", "codex", "gemini", OpenCodeDialect.AGENT);
 
     static final Set<String> GEMINI_EVENTS = Set.of("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
             "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification");
@@ -87,6 +88,9 @@ abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, Copilot
     }
 
     static Dialect detect(String agentArg, HookPayload payload) {
+        if (OpenCodeDialect.AGENT.equals(agentArg)) {
+            return OpenCodeDialect.INSTANCE;
+        }
         boolean camelCase = payload.has("toolName") || payload.has("toolArgs") || payload.has("sessionId");
         if (camelCase || ("copilot".equals(agentArg) && !payload.has("hook_event_name"))) {
             return CopilotDialect.INSTANCE;

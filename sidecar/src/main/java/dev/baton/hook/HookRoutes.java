@@ -13,11 +13,12 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini&event=EVENT&pid=PID&ppid=PID[&script=PATH]}, body: the
+ * {@code POST /v1/hooks?agent=claude|copilot|codex|gemini|opencode&event=EVENT&pid=PID&ppid=PID[&script=PATH]}, body: the
  * agent's raw hook payload (bearer token required, like every route). {@code pid} is the process that holds the
  * connection (the forked copy of the script that does its exchange) and {@code ppid} its parent, the script: hints
  * of where the kernel's view of the connection is looked up, never proof. {@code script} is where the hook script
- * is, for a shell command the hook rewrites to run through it.
+ * is, for a shell command the hook rewrites to run through it. OpenCode's plug-in runs inside the agent, so for
+ * {@code agent=opencode} the process behind the connection is the agent ({@code pid} its hint, no {@code ppid}).
  *
  * <p>The reply is shaped so that the bash hook script can act on it without parsing JSON: status 200, header
  * {@code X-Baton-Exit: N} (the exit code the script must return), header {@code X-Baton-Stream: stderr} when the
@@ -97,7 +98,8 @@ public final class HookRoutes {
 
     private void handle(Context ctx) {
         String agent = Bodies.requiredQuery(ctx, "agent");
-        HookCaller caller = HookCaller.of(ctx, pid(ctx.queryParam("pid"), "pid"), pid(ctx.queryParam("ppid"), "ppid"));
+        HookCaller caller = OpenCodeDialect.AGENT.equals(agent) ? HookCaller.inAgent(ctx, pid(ctx.queryParam("pid"), "pid"))
+                : HookCaller.of(ctx, pid(ctx.queryParam("pid"), "pid"), pid(ctx.queryParam("ppid"), "ppid"));
         HookOutput output = service.handle(new HookService.HookRequest(agent, ctx.queryParam("event"),
                 caller.ppid(), ctx.bodyAsBytes(), caller.peer(), ctx.queryParam("script")));
         byte[] text = output.text().getBytes(StandardCharsets.UTF_8);

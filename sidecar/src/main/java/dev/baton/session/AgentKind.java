@@ -10,6 +10,7 @@ public enum AgentKind {
     COPILOT_CLI("copilot-cli"),
     CODEX("codex"),
     GEMINI("gemini"),
+    OPENCODE("opencode"),
     CLI("cli"),
     API("api");
 

@@ -73,7 +73,7 @@ class BadPayloadHookTest extends HookFixture {
     @Test
     void anUnknownAgentIsRefused() throws Exception {
         assertRefused("agent=cursor&event=PreToolUse", harness.sample("claude-pretooluse-edit.json"),
-                "agent must be one of claude, codex, copilot, gemini");
+                "agent must be one of claude, codex, copilot, gemini, opencode");
     }
 
     @Test
