@@ -42,7 +42,7 @@ class OpenCodeInstallTest extends MachineFixture {
                 .contains("const HOOK_SCRIPT = \"" + machine.hookScript() + "\"").doesNotContain("@BATON_HOOK_SCRIPT@");
         ObjectNode tree = JsonText.parseObject(read(config), JsonSyntax.COMMENTS_AND_TRAILING_COMMAS);
         assertThat(tree.at("/mcp/baton")).isEqualTo(JsonText.parseObject("""
-                {"type": "local", "command": ["%s", "opencode", "Mcp"]}""".formatted(machine.hookScript())));
+                {"type": "local", "command": ["%s"]}""".formatted(machine.layout().mcpScript())));
         assertThat(tree.at("/mcp/docs/url").asText()).isEqualTo("https://example.com/mcp");
         assertThat(read(config)).contains("// my provider");
         assertThat(machine.out()).contains("OpenCode loads plug-ins when it starts");

@@ -94,7 +94,7 @@ class OpenCodePluginTest extends HookFixture {
             JsonNode before = opencode.before("bash", "call_1", OpenCodeHost.bash(WRITE_CART));
 
             String command = before.at("/args/command").asText();
-            assertThat(command).as(before.toString()).isEqualTo(HookHarness.SCRIPT + " --shell -c '"
+            assertThat(command).as(before.toString()).isEqualTo(HookHarness.SCRIPT.resolveSibling("baton-shell") + " -c '"
                     + WRITE_CART.replace("'", "'\\''") + "'");
             assertThat(before.at("/args/description").asText()).isEqualTo("run it");
             ScriptRun run = opencode.run(command);
