@@ -3,27 +3,37 @@ package dev.baton;
 import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.ProcessLiveness;
 import dev.baton.lock.LeftOverWork;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.NamedLockTable;
+import dev.baton.message.MessageRows;
 import dev.baton.message.Messages;
 import dev.baton.negotiation.HandOverNotices;
 import dev.baton.negotiation.NegotiationResolver;
+import dev.baton.negotiation.NegotiationRows;
 import dev.baton.negotiation.Negotiations;
 import dev.baton.negotiation.NoticeSource;
 import dev.baton.negotiation.SessionNotices;
 import dev.baton.plan.Plans;
 import dev.baton.session.AgentIdentity;
 import dev.baton.session.SessionRegistry;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Ledger;
+import dev.baton.state.RowKind;
 import dev.baton.state.Store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 
 /** The domain of one sidecar, wired: the ledger and the tables that change it. Adapters take this. */
 public final class Baton implements AutoCloseable {
+
+    /** Every kind of row the domain keeps; the ledger loads them at start. */
+    private static final List<RowKind<?, ?>> ROW_KINDS = Stream.of(SessionRows.KINDS, LockRows.KINDS,
+            NegotiationRows.KINDS, MessageRows.KINDS).flatMap(List::stream).toList();
 
     private final Ledger ledger;
     private final HolderLiveness liveness;
@@ -39,7 +49,7 @@ public final class Baton implements AutoCloseable {
     private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl) {
-        this.ledger = new Ledger(store, clock);
+        this.ledger = new Ledger(store, clock, ROW_KINDS);
         this.liveness = new HolderLiveness(processes, heartbeatTtl);
         this.sessions = new SessionRegistry(ledger);
         this.locks = new LockTable(ledger, liveness);

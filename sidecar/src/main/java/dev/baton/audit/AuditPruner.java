@@ -1,5 +1,6 @@
 package dev.baton.audit;
 
+import dev.baton.session.SessionRows;
 import dev.baton.state.Ledger;
 import java.time.Instant;
 
@@ -25,7 +26,7 @@ public final class AuditPruner {
         Instant before = ledger.clock().instant().minus(retention.maxAge());
         int deleted = ledger.store().pruneAudit(before, retention.maxRows(), BATCH);
         ledger.write(tx -> {
-            tx.pruneEndedSessions(before, AuditRetention.MAX_ENDED_SESSIONS);
+            SessionRows.pruneEnded(tx, before, AuditRetention.MAX_ENDED_SESSIONS);
             return null;
         });
         return deleted;

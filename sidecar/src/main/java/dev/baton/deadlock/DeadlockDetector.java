@@ -1,8 +1,11 @@
 package dev.baton.deadlock;
 
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockChange;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Change;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
@@ -74,7 +77,8 @@ final class DeadlockDetector {
     private OpenDeadlock report(Transaction tx, Cycle cycle) {
         World world = tx.world();
         String victim = cycle.sessions().stream()
-                .max(Comparator.comparing((String id) -> world.session(id).map(Session::startedAt).orElse(Instant.MIN))
+                .max(Comparator.comparing((String id) -> world.find(SessionRows.SESSIONS, id).map(Session::startedAt)
+                                .orElse(Instant.MIN))
                         .thenComparing(Comparator.naturalOrder()))
                 .orElseThrow();
         Deadlock deadlock = new Deadlock(idOf(cycle, tx.now()), cycle.sessions(), cycle.allFiles(), victim, tx.now());
@@ -82,7 +86,7 @@ final class DeadlockDetector {
                 DeadlockText.note(deadlock, cycle, world));
         open.put(opened.key(), opened);
         tx.onRollback(() -> open.remove(opened.key()));
-        tx.record(new Change.DeadlockDetected(deadlock));
+        tx.record(new DeadlockChange.DeadlockDetected(deadlock));
         for (String session : cycle.sessions()) {
             for (String file : cycle.filesWaitedBy(session)) {
                 tx.audit("deadlock-detected", session, file, deadlock.id() + ": waits for " + cycle.next(session)
@@ -95,7 +99,7 @@ final class DeadlockDetector {
     private void resolve(Transaction tx, OpenDeadlock deadlock, String how) {
         open.remove(deadlock.key());
         tx.onRollback(() -> open.put(deadlock.key(), deadlock));
-        tx.record(new Change.DeadlockResolved(deadlock.deadlock, how));
+        tx.record(new DeadlockChange.DeadlockResolved(deadlock.deadlock, how));
         for (String file : deadlock.deadlock.files()) {
             tx.audit("deadlock-resolved", deadlock.deadlock.victim(), file, deadlock.deadlock.id() + ": " + how, null);
         }
@@ -110,10 +114,10 @@ final class DeadlockDetector {
         for (OpenDeadlock deadlock : detected) {
             String victim = deadlock.deadlock.victim();
             for (String file : deadlock.advice.files()) {
-                Optional<FileLock> lock = tx.world().lock(file)
+                Optional<FileLock> lock = tx.world().find(LockRows.FILES, file)
                         .filter(held -> held.sessionId().equals(victim) && !held.editInFlight());
                 if (lock.isPresent()) {
-                    tx.removeLock(lock.get(), ReleaseReason.DEADLOCK, "baton");
+                    LockRows.remove(tx, lock.get(), ReleaseReason.DEADLOCK, "baton");
                     tx.audit("release", victim, file, ReleaseReason.DEADLOCK.wireName(), "baton");
                     freed = true;
                 }
@@ -141,15 +145,15 @@ final class DeadlockDetector {
 
         String how(OpenDeadlock deadlock) {
             for (Change change : changes) {
-                if (change instanceof Change.SessionRemoved removed && deadlock.involves(removed.session().id())) {
+                if (change instanceof LockChange.SessionRemoved removed && deadlock.involves(removed.session().id())) {
                     return removed.reason().wireName();
                 }
             }
             for (Change change : changes) {
-                if (change instanceof Change.LockRemoved removed && deadlock.involvesFile(removed.lock().file())) {
+                if (change instanceof LockChange.LockRemoved removed && deadlock.involvesFile(removed.lock().file())) {
                     return removed.reason() == ReleaseReason.DEADLOCK ? "auto-released" : removed.reason().wireName();
                 }
-                if (change instanceof Change.LockSaved saved && saved.newlyAcquired()
+                if (change instanceof LockChange.LockSaved saved && saved.newlyAcquired()
                         && deadlock.involvesFile(saved.lock().file())) {
                     return "holder-changed";
                 }

@@ -1,6 +1,7 @@
 package dev.baton.deadlock;
 
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.World;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ final class DeadlockText {
     static DeadlockAdvice advice(Deadlock deadlock, Cycle cycle, World world) {
         String victim = deadlock.victim();
         SortedSet<String> files = cycle.filesWaitedBy(cycle.previous(victim));
-        Session reader = world.session(victim).orElse(null);
+        Session reader = world.find(SessionRows.SESSIONS, victim).orElse(null);
         String shown = shownList(files, reader);
         String text = "Baton found a deadlock (" + deadlock.id() + "): " + describe(cycle, world, reader)
                 + ". You are the youngest session in it, so you are asked to give way: release " + shown
@@ -34,7 +35,7 @@ final class DeadlockText {
     static String note(Deadlock deadlock, Cycle cycle, World world) {
         String victim = deadlock.victim();
         SortedSet<String> files = cycle.filesWaitedBy(cycle.previous(victim));
-        Session reader = world.session(victim).orElse(null);
+        Session reader = world.find(SessionRows.SESSIONS, victim).orElse(null);
         return "This is part of a deadlock (" + deadlock.id() + "): " + describe(cycle, world, reader) + ". Session "
                 + who(victim, world) + ", the youngest, has been asked to release " + shownList(files, reader) + ".";
     }
@@ -51,7 +52,7 @@ final class DeadlockText {
 
     private static String who(String sessionId, World world) {
         String shortId = Session.shortId(sessionId);
-        return world.session(sessionId)
+        return world.find(SessionRows.SESSIONS, sessionId)
                 .map(s -> s.agent().wireName() + " " + shortId + (s.name() == null || s.name().isBlank() ? "" : " \"" + s.name() + "\""))
                 .orElse(shortId);
     }

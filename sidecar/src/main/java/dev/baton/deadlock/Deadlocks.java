@@ -3,7 +3,10 @@ package dev.baton.deadlock;
 import dev.baton.Baton;
 import dev.baton.deadlock.DeadlockDetector.Cause;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockChange;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.WaitObserver;
+import dev.baton.session.SessionRows;
 import dev.baton.state.AuditEntry;
 import dev.baton.state.Change;
 import dev.baton.state.Ledger;
@@ -73,7 +76,7 @@ public final class Deadlocks {
         }
         List<Denied> denied = ledger.read(world -> {
             List<Denied> found = new java.util.ArrayList<>();
-            for (FileLock lock : world.locks()) {
+            for (FileLock lock : world.rows(LockRows.FILES)) {
                 java.util.Set<String> seen = new java.util.HashSet<>();
                 for (AuditEntry entry : ledger.store().history(lock.file(), HISTORY_DEPTH)) { // newest first
                     String waiter = entry.sessionId();
@@ -93,13 +96,14 @@ public final class Deadlocks {
         }
         ledger.write(tx -> {
             for (Denied wait : denied) {
-                boolean open = wait.until().isAfter(tx.now()) && tx.world().session(wait.waiter()).isPresent()
+                boolean open = wait.until().isAfter(tx.now())
+                        && tx.world().find(SessionRows.SESSIONS, wait.waiter()).isPresent()
                         && !holds(tx.world(), wait.waiter(), wait.file());
                 if (open && graph.get(wait.waiter(), wait.file(), WaitKind.DENIED).isEmpty()) {
                     Wait restored = new Wait(wait.waiter(), wait.file(), WaitKind.DENIED, tx.now());
                     graph.put(tx, restored, wait.until());
                     recordedUntil.put(recordKey(wait.waiter(), wait.file()), wait.until());
-                    tx.record(new Change.WaitStarted(restored));
+                    tx.record(new DeadlockChange.WaitStarted(restored));
                 }
             }
             detector.detect(tx, Cause.of(null));
@@ -135,7 +139,7 @@ public final class Deadlocks {
     /** The same inside a running transaction. */
     public void editDenied(Transaction tx, String sessionId, String file) {
         World world = tx.world();
-        if (world.session(sessionId).isEmpty() || holds(world, sessionId, file)) {
+        if (world.find(SessionRows.SESSIONS, sessionId).isEmpty() || holds(world, sessionId, file)) {
             return;
         }
         startWait(tx, sessionId, file, WaitKind.DENIED, tx.now().plus(settings.deniedWindow()));
@@ -144,7 +148,7 @@ public final class Deadlocks {
 
     /** A negotiation for {@code file} by {@code requester} is pending: an edge to whoever holds the file. */
     public void negotiationOpened(Transaction tx, String requester, String file) {
-        if (tx.world().session(requester).isEmpty()) {
+        if (tx.world().find(SessionRows.SESSIONS, requester).isEmpty()) {
             return;
         }
         startWait(tx, requester, file, WaitKind.NEGOTIATION, null);
@@ -249,7 +253,7 @@ public final class Deadlocks {
         }
         boolean relevant = false;
         for (Change change : changes) {
-            if (change instanceof Change.LockSaved saved && saved.newlyAcquired()) {
+            if (change instanceof LockChange.LockSaved saved && saved.newlyAcquired()) {
                 relevant = true;
                 FileLock lock = saved.lock();
                 for (Wait wait : graph.of(lock.sessionId())) {
@@ -257,9 +261,9 @@ public final class Deadlocks {
                         endWait(tx, wait, "acquired");
                     }
                 }
-            } else if (change instanceof Change.LockRemoved) {
+            } else if (change instanceof LockChange.LockRemoved) {
                 relevant = true;
-            } else if (change instanceof Change.SessionRemoved removed) {
+            } else if (change instanceof LockChange.SessionRemoved removed) {
                 relevant = true;
                 graph.of(removed.session().id()).forEach(wait -> endWait(tx, wait, removed.reason().wireName()));
             }
@@ -305,12 +309,12 @@ public final class Deadlocks {
         }
         Wait wait = new Wait(waiter, file, kind, tx.now());
         graph.put(tx, wait, expiresAt);
-        tx.record(new Change.WaitStarted(wait));
+        tx.record(new DeadlockChange.WaitStarted(wait));
     }
 
     private void endWait(Transaction tx, Wait wait, String how) {
         graph.remove(tx, wait);
-        tx.record(new Change.WaitEnded(wait, how));
+        tx.record(new DeadlockChange.WaitEnded(wait, how));
         if (wait.kind() == WaitKind.DENIED) {
             String key = recordKey(wait.waiter(), wait.file());
             Instant before = recordedUntil.remove(key);
@@ -333,7 +337,7 @@ public final class Deadlocks {
             return;
         }
         tx.audit(DENIED_WAIT_ACTION, waiter, file, until.toString(),
-                tx.world().lock(file).map(FileLock::sessionId).orElse(null));
+                tx.world().find(LockRows.FILES, file).map(FileLock::sessionId).orElse(null));
         recordedUntil.put(key, until);
         tx.onRollback(() -> {
             if (recorded == null) {
@@ -349,6 +353,6 @@ public final class Deadlocks {
     }
 
     private static boolean holds(World world, String sessionId, String file) {
-        return world.lock(file).map(lock -> lock.sessionId().equals(sessionId)).orElse(false);
+        return world.find(LockRows.FILES, file).map(lock -> lock.sessionId().equals(sessionId)).orElse(false);
     }
 }

@@ -1,7 +1,9 @@
 package dev.baton.deadlock;
 
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
 import java.time.Instant;
@@ -82,13 +84,13 @@ final class WaitForGraph {
 
     /** The session whose lock the wait is blocked on now; empty while the file is free or usable by the waiter. */
     static Optional<String> blockingHolder(World world, Wait wait) {
-        Optional<FileLock> lock = world.lock(wait.file());
+        Optional<FileLock> lock = world.find(LockRows.FILES, wait.file());
         if (lock.isEmpty()) {
             return Optional.empty();
         }
         String holder = lock.get().sessionId();
-        String parent = world.session(wait.waiter()).map(Session::parentId).orElse(null);
-        if (holder.equals(wait.waiter()) || holder.equals(parent) || world.session(holder).isEmpty()) {
+        String parent = world.find(SessionRows.SESSIONS, wait.waiter()).map(Session::parentId).orElse(null);
+        if (holder.equals(wait.waiter()) || holder.equals(parent) || world.find(SessionRows.SESSIONS, holder).isEmpty()) {
             return Optional.empty(); // a subagent may use its parent's files
         }
         return Optional.of(holder);
@@ -108,8 +110,8 @@ final class WaitForGraph {
 
     List<WaitView> views(World world) {
         return waits.values().stream()
-                .map(wait -> new WaitView(wait.waiter(), world.lock(wait.file()).map(FileLock::sessionId).orElse(null),
-                        wait.file(), wait.kind().wireName(), wait.since()))
+                .map(wait -> new WaitView(wait.waiter(),
+                        world.find(LockRows.FILES, wait.file()).map(FileLock::sessionId).orElse(null), wait.file(), wait.kind().wireName(), wait.since()))
                 .toList();
     }
 

@@ -1,17 +1,25 @@
 package dev.baton.events;
 
 import dev.baton.Baton;
+import dev.baton.deadlock.DeadlockChange;
 import dev.baton.deadlock.Wait;
 import dev.baton.deadlock.WaitView;
 import dev.baton.http.Views;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockChange;
+import dev.baton.lock.LockRows;
 import dev.baton.message.Message;
+import dev.baton.message.MessageChange;
 import dev.baton.negotiation.Negotiation;
+import dev.baton.negotiation.NegotiationChange;
+import dev.baton.negotiation.NegotiationRows;
 import dev.baton.negotiation.NegotiationStatus;
 import dev.baton.negotiation.NegotiationView;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Plan;
 import dev.baton.session.Session;
+import dev.baton.session.SessionChange;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Change;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
@@ -41,8 +49,8 @@ final class ChangeEvents {
 
     ChangeEvents(Baton baton, World world) {
         this.baton = baton;
-        world.sessions().forEach(session -> announced.put(session.id(), session));
-        world.negotiations().forEach(n -> negotiationStates.put(n.id(), n.state()));
+        world.rows(SessionRows.SESSIONS).forEach(session -> announced.put(session.id(), session));
+        world.rows(NegotiationRows.NEGOTIATIONS).forEach(n -> negotiationStates.put(n.id(), n.state()));
     }
 
     List<Draft> of(Transaction tx, List<Change> changes) {
@@ -50,19 +58,19 @@ final class ChangeEvents {
         List<Draft> drafts = new ArrayList<>();
         Map<String, StaleCleaning> stale = new LinkedHashMap<>();
         for (Change change : changes) {
-            if (change instanceof Change.SessionSaved saved) {
+            if (change instanceof SessionChange.SessionSaved saved) {
                 sessionSaved(tx, saved.session(), drafts);
-            } else if (change instanceof Change.SessionRemoved removed) {
+            } else if (change instanceof LockChange.SessionRemoved removed) {
                 Session session = removed.session();
                 remember(tx, session.id(), null);
                 drafts.add(draft("session.ended", "session_id", session.id(), "reason", removed.reason().wireName()));
                 if (isStale(removed.reason())) {
                     stale.computeIfAbsent(session.id(), id -> new StaleCleaning(id, removed.reason()));
                 }
-            } else if (change instanceof Change.LockSaved saved) {
+            } else if (change instanceof LockChange.LockSaved saved) {
                 drafts.add(draft(saved.newlyAcquired() ? "lock.acquired" : "lock.updated",
                         "lock", Views.lock(baton, world, saved.lock())));
-            } else if (change instanceof Change.LockRemoved removed) {
+            } else if (change instanceof LockChange.LockRemoved removed) {
                 FileLock lock = removed.lock();
                 drafts.add(draft("lock.released", "file", lock.file(), "session_id", lock.sessionId(),
                         "reason", removed.reason().wireName(), "actor", removed.actor()));
@@ -70,9 +78,9 @@ final class ChangeEvents {
                     stale.computeIfAbsent(lock.sessionId(), id -> new StaleCleaning(id, removed.reason()))
                             .files.add(lock.file());
                 }
-            } else if (change instanceof Change.NamedLockSaved saved) {
+            } else if (change instanceof LockChange.NamedLockSaved saved) {
                 drafts.add(draft("named_lock.acquired", "named_lock", Views.named(baton, saved.lock())));
-            } else if (change instanceof Change.NamedLockRemoved removed) {
+            } else if (change instanceof LockChange.NamedLockRemoved removed) {
                 drafts.add(draft("named_lock.released", "name", removed.lock().name(),
                         "reason", removed.reason().wireName()));
             } else if (change instanceof Change.Audited audited && "deny".equals(audited.entry().action())) {
@@ -87,18 +95,18 @@ final class ChangeEvents {
             } else if (change instanceof Change.Audited audited && "shell-write-conflict".equals(audited.entry().action())) {
                 drafts.add(draft("shell.write_conflict", "file", audited.entry().file(), "session_id",
                         audited.entry().sessionId(), "holder", audited.entry().actor(), "command", audited.entry().reason()));
-            } else if (change instanceof Change.WaitStarted started) {
+            } else if (change instanceof DeadlockChange.WaitStarted started) {
                 drafts.add(draft("wait.started", "wait", waitView(world, started.waiting())));
-            } else if (change instanceof Change.WaitEnded ended) {
+            } else if (change instanceof DeadlockChange.WaitEnded ended) {
                 Wait wait = ended.waiting();
                 drafts.add(draft("wait.ended", "waiter", wait.waiter(), "file", wait.file(), "kind", wait.kind().wireName()));
-            } else if (change instanceof Change.DeadlockDetected detected) {
+            } else if (change instanceof DeadlockChange.DeadlockDetected detected) {
                 drafts.add(draft("deadlock.detected", "deadlock", detected.deadlock()));
-            } else if (change instanceof Change.DeadlockResolved resolved) {
+            } else if (change instanceof DeadlockChange.DeadlockResolved resolved) {
                 drafts.add(draft("deadlock.resolved", "id", resolved.deadlock().id(), "how", resolved.how()));
-            } else if (change instanceof Change.NegotiationSaved saved) {
+            } else if (change instanceof NegotiationChange.NegotiationSaved saved) {
                 negotiationSaved(tx, saved.negotiation(), drafts);
-            } else if (change instanceof Change.MessageSaved saved) {
+            } else if (change instanceof MessageChange.MessageSaved saved) {
                 Message message = saved.message();
                 drafts.add(draft("message.sent", "id", message.id(), "from", message.senderId(), "to", message.recipient(),
                         "at", message.sentAt()));
@@ -184,8 +192,8 @@ final class ChangeEvents {
     }
 
     private static WaitView waitView(World world, Wait wait) {
-        return new WaitView(wait.waiter(), world.lock(wait.file()).map(FileLock::sessionId).orElse(null), wait.file(),
-                wait.kind().wireName(), wait.since());
+        return new WaitView(wait.waiter(), world.find(LockRows.FILES, wait.file()).map(FileLock::sessionId).orElse(null),
+                wait.file(), wait.kind().wireName(), wait.since());
     }
 
     private static boolean isStale(ReleaseReason reason) {

@@ -4,8 +4,10 @@ import dev.baton.Baton;
 import dev.baton.deadlock.Deadlocks;
 import dev.baton.http.Views;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.NamedLock;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Change;
 import dev.baton.state.EventRecord;
 import dev.baton.state.Ledger;
@@ -169,21 +171,21 @@ public final class EventStream {
     }
 
     private List<Views.SessionView> sessions(World world) {
-        return world.sessions().stream()
+        return world.rows(SessionRows.SESSIONS).stream()
                 .sorted(Comparator.comparing(Session::startedAt).thenComparing(Session::id))
                 .map(session -> Views.session(baton, world, session))
                 .toList();
     }
 
     private List<Views.LockView> locks(World world) {
-        return world.locks().stream()
+        return world.rows(LockRows.FILES).stream()
                 .sorted(Comparator.comparing(FileLock::file))
                 .map(lock -> Views.lock(baton, world, lock))
                 .toList();
     }
 
     private List<Views.NamedLockView> namedLocks(World world) {
-        return world.namedLocks().stream()
+        return world.rows(LockRows.NAMED).stream()
                 .sorted(Comparator.comparing(NamedLock::name))
                 .map(lock -> Views.named(baton, lock))
                 .toList();

@@ -12,6 +12,7 @@ import dev.baton.negotiation.Negotiation;
 import dev.baton.session.ConnectionPeer;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registered;
+import dev.baton.session.SessionRows;
 import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellGuard;
 import dev.baton.shell.ShellSettings;
@@ -189,7 +190,7 @@ final class HookService {
         }
         String id = call.subagentId() == null ? main : HookSessions.subagentOf(main, call.subagentId());
         shell.turnEnded(id);
-        baton.ledger().write(tx -> tx.world().session(id)
+        baton.ledger().write(tx -> tx.world().find(SessionRows.SESSIONS, id)
                 .map(session -> baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, null))
                 .orElse(List.of()));
         return HookReply.SILENT;

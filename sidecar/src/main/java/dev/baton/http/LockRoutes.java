@@ -6,6 +6,7 @@ import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.FreedHolder;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.ReleaseOutcome;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.state.AuditEntry;
@@ -106,7 +107,7 @@ final class LockRoutes {
         String session = ctx.queryParam("session_id");
         String under = ctx.queryParam("under");
         String prefix = under == null ? null : CanonicalPath.of(under, null);
-        List<Views.LockView> locks = baton.ledger().read(world -> world.locks().stream()
+        List<Views.LockView> locks = baton.ledger().read(world -> world.rows(LockRows.FILES).stream()
                 .filter(lock -> session == null || lock.sessionId().equals(session))
                 .filter(lock -> prefix == null || lock.file().equals(prefix) || lock.file().startsWith(prefix + "/"))
                 .sorted(Comparator.comparing(FileLock::file))
@@ -117,7 +118,8 @@ final class LockRoutes {
 
     private void check(Context ctx) {
         String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
-        Optional<Views.LockView> lock = baton.ledger().read(world -> world.lock(file).map(l -> Views.lock(baton, world, l)));
+        Optional<Views.LockView> lock = baton.ledger().read(world -> world.find(LockRows.FILES, file)
+                .map(l -> Views.lock(baton, world, l)));
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
         reply.put("held", lock.isPresent());

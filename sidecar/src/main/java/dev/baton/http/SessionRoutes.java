@@ -9,6 +9,7 @@ import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registered;
 import dev.baton.session.Registration;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import io.javalin.config.RoutesConfig;
@@ -147,7 +148,7 @@ final class SessionRoutes {
     }
 
     private void list(Context ctx) {
-        List<Views.SessionView> sessions = baton.ledger().read(world -> world.sessions().stream()
+        List<Views.SessionView> sessions = baton.ledger().read(world -> world.rows(SessionRows.SESSIONS).stream()
                 .sorted(java.util.Comparator.comparing(Session::startedAt).thenComparing(Session::id))
                 .map(s -> Views.session(baton, world, s))
                 .toList());
@@ -175,7 +176,7 @@ final class SessionRoutes {
             Callers.verify(baton, ctx, id);
         }
         List<String> released = baton.ledger().write(tx -> {
-            Session session = tx.world().session(id).orElseThrow(() -> BatonException.notFound(
+            Session session = tx.world().find(SessionRows.SESSIONS, id).orElseThrow(() -> BatonException.notFound(
                     "session " + id + " is not registered (it may have ended already)"));
             return baton.locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, actor);
         });

@@ -2,6 +2,8 @@ package dev.baton.http;
 
 import dev.baton.Baton;
 import dev.baton.BatonVersion;
+import dev.baton.lock.LockRows;
+import dev.baton.session.SessionRows;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Instant;
@@ -36,9 +38,9 @@ final class StatusRoutes {
         reply.put("store", baton.ledger().store().describe());
         reply.put("heartbeat_ttl_seconds", baton.liveness().heartbeatTtl().toSeconds());
         baton.ledger().read(world -> {
-            reply.put("sessions", world.sessions().size());
-            reply.put("locks", world.lockCount());
-            reply.put("named_locks", world.namedLocks().size());
+            reply.put("sessions", world.rows(SessionRows.SESSIONS).size());
+            reply.put("locks", world.count(LockRows.FILES));
+            reply.put("named_locks", world.rows(LockRows.NAMED).size());
             return null;
         });
         Bodies.reply(ctx, reply);

@@ -3,6 +3,7 @@ package dev.baton.http;
 import dev.baton.Baton;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.Holder;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.NamedLock;
 import dev.baton.session.Plan;
 import dev.baton.session.Session;
@@ -31,7 +32,7 @@ public final class Views {
         return new SessionView(s.id(), s.agent().wireName(), s.process() == null ? null : s.process().pid(),
                 s.process() == null ? null : s.process().startedAt(), baton.liveness().processOf(s).wireName(),
                 s.host(), s.cwd(), s.repoRoot(), s.startedAt(), s.lastHeartbeat(), s.name(), s.parentId(), s.plan(),
-                world.filesOf(s.id()).size());
+                world.keysIn(LockRows.FILES, s.id()).size());
     }
 
     public static LockView lock(Baton baton, World world, FileLock lock) {

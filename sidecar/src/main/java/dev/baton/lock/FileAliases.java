@@ -57,7 +57,7 @@ final class FileAliases {
             return Optional.empty();
         }
         if (!built) {
-            world.locks().forEach(lock -> remember(lock.file()));
+            world.rows(LockRows.FILES).forEach(lock -> remember(lock.file()));
             built = true;
         }
         Set<String> candidates = held.get(identity.get());
@@ -65,7 +65,7 @@ final class FileAliases {
             return Optional.empty();
         }
         for (String other : Set.copyOf(candidates)) {
-            Optional<FileLock> lock = world.lock(other);
+            Optional<FileLock> lock = world.find(LockRows.FILES, other);
             if (lock.isEmpty() || !FileIdentity.of(other).equals(identity)) {
                 forget(other); // released, or no longer that file
                 continue;

@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Change;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
@@ -28,16 +29,17 @@ public final class LeftOverWork implements Ledger.Interceptor {
     public void beforeCommit(Transaction tx, List<Change> changes) {
         Map<String, String> agents = new HashMap<>();
         for (Change change : changes) {
-            if (change instanceof Change.SessionRemoved removed) {
+            if (change instanceof LockChange.SessionRemoved removed) {
                 agents.put(removed.session().id(), removed.session().agent().wireName());
             }
         }
         for (Change change : changes) {
-            if (change instanceof Change.LockRemoved removed && (removed.reason() == ReleaseReason.HOLDER_EXITED
+            if (change instanceof LockChange.LockRemoved removed && (removed.reason() == ReleaseReason.HOLDER_EXITED
                     || removed.reason() == ReleaseReason.HEARTBEAT_EXPIRED)) {
                 String holder = removed.lock().sessionId();
                 String agent = agents.getOrDefault(holder,
-                        tx.world().session(holder).map(Session::agent).map(kind -> kind.wireName()).orElse(null));
+                        tx.world().find(SessionRows.SESSIONS, holder).map(Session::agent).map(kind -> kind.wireName())
+                                .orElse(null));
                 Left left = new Left(removed.lock().file(), holder, agent, removed.reason(), tx.now());
                 synchronized (byFile) {
                     byFile.put(left.file(), left);

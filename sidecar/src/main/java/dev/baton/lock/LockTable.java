@@ -3,6 +3,7 @@ package dev.baton.lock;
 import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.Staleness;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
@@ -34,7 +35,7 @@ public final class LockTable {
         this.ledger = ledger;
         this.liveness = liveness;
         ledger.addListener(changes -> changes.forEach(change -> {
-            if (change instanceof dev.baton.state.Change.LockRemoved removed) {
+            if (change instanceof LockChange.LockRemoved removed) {
                 aliases.forget(removed.lock().file());
             }
         }));
@@ -99,13 +100,13 @@ public final class LockTable {
 
     private Attempt attempt(Transaction tx, AcquireRequest request, List<String> files, boolean firstTry) {
         World world = tx.world();
-        Session session = world.session(request.sessionId())
+        Session session = world.find(SessionRows.SESSIONS, request.sessionId())
                 .orElseThrow(() -> BatonException.notFound("session " + request.sessionId()
                         + " is not registered; register it first (POST /v1/sessions) or start the agent again"));
         Attempt attempt = new Attempt();
         List<String> free = new ArrayList<>();
         for (String file : files) {
-            FileLock held = world.lock(file).orElse(null);
+            FileLock held = world.find(LockRows.FILES, file).orElse(null);
             if (held == null) {
                 // Another path to a file someone else holds (a hard link, a bind mount) is that file.
                 held = aliases.heldAlias(world, file, lock -> !sharedWith(session, lock)).orElse(null);
@@ -114,13 +115,13 @@ public final class LockTable {
                 }
             }
             if (held != null && !sharedWith(session, held)) {
-                Session holder = world.session(held.sessionId()).orElse(null);
+                Session holder = world.find(SessionRows.SESSIONS, held.sessionId()).orElse(null);
                 if (holder != null && !freeIfStale(tx, holder)) {
                     attempt.blocked.put(file, held);
                     continue;
                 }
                 if (holder == null) {
-                    tx.removeLock(held, ReleaseReason.HOLDER_EXITED, null);
+                    LockRows.remove(tx, held, ReleaseReason.HOLDER_EXITED, null);
                 }
                 held = null;
                 attempt.aliases.remove(file);
@@ -141,14 +142,14 @@ public final class LockTable {
         } else {
             for (String file : free) {
                 FileLock lock = new FileLock(file, session.id(), tx.now(), null, request.startEdit());
-                tx.saveLock(lock, true);
+                LockRows.save(tx, lock, true);
                 tx.audit("acquire", session.id(), file, null, null);
                 aliases.remember(file);
                 attempt.taken.add(file);
             }
             attempt.mine.values().forEach(lock -> {
                 if (request.startEdit() && !lock.editInFlight()) {
-                    tx.saveLock(lock.withEditStarted(), false);
+                    LockRows.save(tx, lock.withEditStarted(), false);
                 }
             });
         }
@@ -165,7 +166,7 @@ public final class LockTable {
      */
     static void heartbeat(Transaction tx, Session session) {
         if (Duration.between(session.lastHeartbeat(), tx.now()).compareTo(HEARTBEAT_RESOLUTION) >= 0) {
-            tx.saveSession(session.withHeartbeat(tx.now()));
+            SessionRows.save(tx, session.withHeartbeat(tx.now()));
         }
     }
 
@@ -202,10 +203,11 @@ public final class LockTable {
             List<String> notHeld = new ArrayList<>();
             for (String file : sortedDistinct(files)) {
                 // A parent may release what its subagents hold: their work is the parent's.
-                Optional<FileLock> held = tx.world().lock(file).filter(lock -> lock.sessionId().equals(session.id())
-                        || tx.world().session(lock.sessionId()).map(s -> session.id().equals(s.parentId())).orElse(false));
+                Optional<FileLock> held = tx.world().find(LockRows.FILES, file)
+                        .filter(lock -> lock.sessionId().equals(session.id()) || tx.world().find(SessionRows.SESSIONS, lock.sessionId())
+                                .map(s -> session.id().equals(s.parentId())).orElse(false));
                 if (held.isPresent()) {
-                    tx.removeLock(held.get(), reason, null);
+                    LockRows.remove(tx, held.get(), reason, null);
                     tx.audit("release", held.get().sessionId(), file, reason.wireName(), null);
                     released.add(file);
                 } else {
@@ -228,8 +230,8 @@ public final class LockTable {
 
     /** Releases whatever holds {@code file}, on a supervisor's or a negotiation's authority. */
     public Optional<FileLock> forceRelease(String file, String actor) {
-        return ledger.write(tx -> tx.world().lock(file).map(lock -> {
-            tx.removeLock(lock, ReleaseReason.FORCED, actor);
+        return ledger.write(tx -> tx.world().find(LockRows.FILES, file).map(lock -> {
+            LockRows.remove(tx, lock, ReleaseReason.FORCED, actor);
             tx.audit("release", lock.sessionId(), file, ReleaseReason.FORCED.wireName(), actor);
             return lock;
         }));
@@ -240,10 +242,10 @@ public final class LockTable {
         ledger.write(tx -> {
             Session session = requireSession(tx.world(), sessionId);
             for (String file : files) {
-                tx.world().lock(file)
+                tx.world().find(LockRows.FILES, file)
                         .filter(lock -> sharedWith(session, lock))
                         .ifPresent(lock -> {
-                            tx.saveLock(lock.withEditDone(tx.now()), false);
+                            LockRows.save(tx, lock.withEditDone(tx.now()), false);
                             aliases.remember(file); // created by the edit, or replaced by a new file under its name
                         });
             }
@@ -260,10 +262,10 @@ public final class LockTable {
     public void editsEnded(Collection<String> sessionIds, Collection<String> files) {
         ledger.write(tx -> {
             for (String sessionId : sessionIds) {
-                for (String file : List.copyOf(tx.world().filesOf(sessionId))) {
-                    tx.world().lock(file)
+                for (String file : List.copyOf(tx.world().keysIn(LockRows.FILES, sessionId))) {
+                    tx.world().find(LockRows.FILES, file)
                             .filter(lock -> lock.editInFlight() && (files == null || files.contains(file)))
-                            .ifPresent(lock -> tx.saveLock(new FileLock(lock.file(), lock.sessionId(),
+                            .ifPresent(lock -> LockRows.save(tx, new FileLock(lock.file(), lock.sessionId(),
                                     lock.acquiredAt(), lock.lastEditAt(), false), false));
                 }
             }
@@ -278,28 +280,28 @@ public final class LockTable {
      */
     public List<FileLock> handBack(String subagentId) {
         return ledger.write(tx -> {
-            Session sub = tx.world().session(subagentId).orElse(null);
-            if (sub == null || sub.parentId() == null || tx.world().session(sub.parentId()).isEmpty()) {
+            Session sub = tx.world().find(SessionRows.SESSIONS, subagentId).orElse(null);
+            if (sub == null || sub.parentId() == null || tx.world().find(SessionRows.SESSIONS, sub.parentId()).isEmpty()) {
                 return List.<FileLock>of();
             }
             List<FileLock> handed = new ArrayList<>();
-            for (String file : List.copyOf(tx.world().filesOf(sub.id()))) {
-                FileLock lock = tx.world().lock(file).orElseThrow();
+            for (String file : List.copyOf(tx.world().keysIn(LockRows.FILES, sub.id()))) {
+                FileLock lock = tx.world().find(LockRows.FILES, file).orElseThrow();
                 FileLock parents = new FileLock(file, sub.parentId(), lock.acquiredAt(), lock.lastEditAt(), false);
-                tx.removeLock(lock, ReleaseReason.HANDED_BACK, null);
-                tx.saveLock(parents, true);
+                LockRows.remove(tx, lock, ReleaseReason.HANDED_BACK, null);
+                LockRows.save(tx, parents, true);
                 tx.audit("hand-back", sub.id(), file, ReleaseReason.HANDED_BACK.wireName(), sub.parentId());
                 handed.add(parents);
             }
-            tx.removeSession(sub, ReleaseReason.HANDED_BACK);
+            LockRows.removeSession(tx, sub, ReleaseReason.HANDED_BACK);
             return handed;
         });
     }
 
     /** The session's locks as they are now, for a decision (a git check) made outside the ledger. */
     public List<FileLock> locksOf(String sessionId) {
-        return ledger.read(world -> world.filesOf(sessionId).stream()
-                .map(file -> world.lock(file).orElseThrow())
+        return ledger.read(world -> world.keysIn(LockRows.FILES, sessionId).stream()
+                .map(file -> world.find(LockRows.FILES, file).orElseThrow())
                 .toList());
     }
 
@@ -314,9 +316,9 @@ public final class LockTable {
             List<String> released = new ArrayList<>();
             List<String> kept = new ArrayList<>();
             for (FileLock seen : observed) {
-                Optional<FileLock> now = tx.world().lock(seen.file());
+                Optional<FileLock> now = tx.world().find(LockRows.FILES, seen.file());
                 if (now.isPresent() && now.get().equals(seen) && !seen.editInFlight()) {
-                    tx.removeLock(seen, reason, null);
+                    LockRows.remove(tx, seen, reason, null);
                     tx.audit("release", seen.sessionId(), seen.file(), reason.wireName(), null);
                     released.add(seen.file());
                 } else {
@@ -332,18 +334,19 @@ public final class LockTable {
     public List<FreedHolder> cleanupStale() {
         return ledger.write(tx -> {
             List<FreedHolder> freed = new ArrayList<>();
-            for (Session session : List.copyOf(tx.world().sessions())) {
-                if (tx.world().session(session.id()).isEmpty()) {
+            for (Session session : List.copyOf(tx.world().rows(SessionRows.SESSIONS))) {
+                if (tx.world().find(SessionRows.SESSIONS, session.id()).isEmpty()) {
                     continue; // ended with its parent earlier in this sweep
                 }
                 Staleness staleness = liveness.of(session, tx.now());
                 if (staleness == Staleness.FRESH) {
                     continue;
                 }
-                boolean holdsLocks = !tx.world().filesOf(session.id()).isEmpty();
-                List<String> files = new ArrayList<>(tx.world().filesOf(session.id()));
+                boolean holdsLocks = !tx.world().keysIn(LockRows.FILES, session.id()).isEmpty();
+                List<String> files = new ArrayList<>(tx.world().keysIn(LockRows.FILES, session.id()));
                 if (staleness == Staleness.PROCESS_EXITED) {
-                    tx.world().subagentsOf(session.id()).forEach(sub -> files.addAll(tx.world().filesOf(sub.id())));
+                    SessionRows.subagentsOf(tx.world(), session.id())
+                            .forEach(sub -> files.addAll(tx.world().keysIn(LockRows.FILES, sub.id())));
                     endSession(tx, session, ReleaseReason.HOLDER_EXITED, null);
                     freed.add(new FreedHolder(session.id(), ReleaseReason.HOLDER_EXITED.wireName(), files));
                 } else if (holdsLocks) {
@@ -357,10 +360,10 @@ public final class LockTable {
 
     /** Releases all of a session's locks inside a running transaction; returns the files, sorted. */
     public List<String> releaseAllOf(Transaction tx, String sessionId, ReleaseReason reason, String actor) {
-        List<String> files = List.copyOf(tx.world().filesOf(sessionId));
+        List<String> files = List.copyOf(tx.world().keysIn(LockRows.FILES, sessionId));
         for (String file : files) {
-            tx.world().lock(file).ifPresent(lock -> {
-                tx.removeLock(lock, reason, actor);
+            tx.world().find(LockRows.FILES, file).ifPresent(lock -> {
+                LockRows.remove(tx, lock, reason, actor);
                 tx.audit("release", sessionId, file, reason.wireName(), actor);
             });
         }
@@ -370,12 +373,12 @@ public final class LockTable {
     /** Ends a session and its subagents, releasing everything they hold. */
     public List<String> endSession(Transaction tx, Session session, ReleaseReason reason, String actor) {
         List<String> released = new ArrayList<>();
-        for (Session sub : tx.world().subagentsOf(session.id())) {
+        for (Session sub : SessionRows.subagentsOf(tx.world(), session.id())) {
             released.addAll(releaseAllOf(tx, sub.id(), reason, actor));
-            tx.removeSession(sub, reason);
+            LockRows.removeSession(tx, sub, reason);
         }
         released.addAll(releaseAllOf(tx, session.id(), reason, actor));
-        tx.removeSession(session, reason);
+        LockRows.removeSession(tx, session, reason);
         tx.audit("session-end", session.id(), null, reason.wireName(), actor);
         return released;
     }
@@ -385,15 +388,16 @@ public final class LockTable {
      * locked like that file even where paths are not (outside a repository, an ignored directory).
      */
     public boolean isAnotherPathToAHeldFile(String file) {
-        return ledger.read(world -> world.lock(file).isEmpty() && aliases.heldAlias(world, file, lock -> true).isPresent());
+        return ledger.read(world -> world.find(LockRows.FILES, file).isEmpty()
+                && aliases.heldAlias(world, file, lock -> true).isPresent());
     }
 
     public Optional<Holder> holderOf(String file) {
-        return ledger.read(world -> world.lock(file).map(lock -> holderView(world, lock)));
+        return ledger.read(world -> world.find(LockRows.FILES, file).map(lock -> holderView(world, lock)));
     }
 
     public Holder holderView(World world, FileLock lock) {
-        Session session = world.session(lock.sessionId()).orElse(null);
+        Session session = world.find(SessionRows.SESSIONS, lock.sessionId()).orElse(null);
         if (session == null) {
             return new Holder(lock.sessionId(), null, null, "exited", null, null, lock.acquiredAt(), lock.lastEditAt(),
                     null, null, null);
@@ -410,7 +414,7 @@ public final class LockTable {
     }
 
     private static Session requireSession(World world, String sessionId) {
-        return world.session(sessionId).orElseThrow(() -> BatonException.notFound(
+        return world.find(SessionRows.SESSIONS, sessionId).orElseThrow(() -> BatonException.notFound(
                 "session " + sessionId + " is not registered (it may have ended or been cleaned up as stale)"));
     }
 

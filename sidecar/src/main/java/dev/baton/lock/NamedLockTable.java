@@ -43,7 +43,7 @@ public final class NamedLockTable {
     }
 
     private NamedLockOutcome tryAcquire(Transaction tx, String name, ProcessIdentity holder, String host, String purpose) {
-        Optional<NamedLock> current = tx.world().namedLock(name);
+        Optional<NamedLock> current = tx.world().find(LockRows.NAMED, name);
         if (current.isPresent()) {
             NamedLock held = current.get();
             Liveness alive = liveness.processOf(held.holder());
@@ -51,11 +51,11 @@ public final class NamedLockTable {
                 return new NamedLockOutcome(held.holder().pid() == holder.pid() && sameStart(held.holder(), holder),
                         held, alive.wireName());
             }
-            tx.removeNamedLock(held, ReleaseReason.HOLDER_EXITED);
+            LockRows.removeNamed(tx, held, ReleaseReason.HOLDER_EXITED);
             tx.audit("release", null, "name:" + name, ReleaseReason.HOLDER_EXITED.wireName(), null);
         }
         NamedLock lock = new NamedLock(name, holder, host, tx.now(), purpose);
-        tx.saveNamedLock(lock);
+        LockRows.saveNamed(tx, lock);
         tx.audit("acquire", null, "name:" + name, null, "pid " + holder.pid());
         return new NamedLockOutcome(true, lock, Liveness.ALIVE.wireName());
     }
@@ -63,10 +63,10 @@ public final class NamedLockTable {
     /** Releases the name if {@code pid} holds it; false when it did not (idempotent). */
     public boolean release(String name, long pid) {
         requireValidName(name);
-        return ledger.write(tx -> tx.world().namedLock(name)
+        return ledger.write(tx -> tx.world().find(LockRows.NAMED, name)
                 .filter(lock -> lock.holder().pid() == pid)
                 .map(lock -> {
-                    tx.removeNamedLock(lock, ReleaseReason.RELEASED);
+                    LockRows.removeNamed(tx, lock, ReleaseReason.RELEASED);
                     tx.audit("release", null, "name:" + name, ReleaseReason.RELEASED.wireName(), "pid " + pid);
                     return true;
                 })
@@ -74,7 +74,8 @@ public final class NamedLockTable {
     }
 
     public List<NamedLock> list() {
-        return ledger.read(world -> world.namedLocks().stream().sorted(Comparator.comparing(NamedLock::name)).toList());
+        return ledger.read(world -> world.rows(LockRows.NAMED).stream().sorted(Comparator.comparing(NamedLock::name))
+                .toList());
     }
 
     public String aliveness(NamedLock lock) {
@@ -83,10 +84,10 @@ public final class NamedLockTable {
 
     /** Frees named locks whose process is gone; returns their names. */
     public List<String> cleanupStale() {
-        return ledger.write(tx -> tx.world().namedLocks().stream().toList().stream()
+        return ledger.write(tx -> tx.world().rows(LockRows.NAMED).stream().toList().stream()
                 .filter(lock -> liveness.processOf(lock.holder()).isGone())
                 .map(lock -> {
-                    tx.removeNamedLock(lock, ReleaseReason.HOLDER_EXITED);
+                    LockRows.removeNamed(tx, lock, ReleaseReason.HOLDER_EXITED);
                     tx.audit("release", null, "name:" + lock.name(), ReleaseReason.HOLDER_EXITED.wireName(), null);
                     return lock.name();
                 })

@@ -9,6 +9,7 @@ import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.HeldMessage;
 import dev.baton.lock.LockResult;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.ReleaseOutcome;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Session;
@@ -117,8 +118,8 @@ final class LockTools {
             List<Map<String, Object>> answers = baton.ledger().read(world -> files.stream().map(file -> {
                 Map<String, Object> answer = new LinkedHashMap<>();
                 answer.put("file", file);
-                answer.put("held", world.lock(file).isPresent());
-                world.lock(file).ifPresent(lock -> answer.put("lock", Views.lock(baton, world, lock)));
+                answer.put("held", world.find(LockRows.FILES, file).isPresent());
+                world.find(LockRows.FILES, file).ifPresent(lock -> answer.put("lock", Views.lock(baton, world, lock)));
                 return answer;
             }).toList());
             Instant now = baton.clock().instant();
@@ -131,7 +132,7 @@ final class LockTools {
             return ToolResult.ok(String.join("\n", lines), Map.of("files", answers));
         }
         String only = args.string("session_id");
-        List<Views.LockView> locks = baton.ledger().read(world -> world.locks().stream()
+        List<Views.LockView> locks = baton.ledger().read(world -> world.rows(LockRows.FILES).stream()
                 .filter(lock -> only == null || lock.sessionId().equals(only))
                 .sorted(Comparator.comparing(FileLock::file))
                 .map(lock -> Views.lock(baton, world, lock))

@@ -1,9 +1,11 @@
 package dev.baton.mcp;
 
 import dev.baton.Baton;
+import dev.baton.lock.LockRows;
 import dev.baton.message.InboxQuery;
 import dev.baton.negotiation.NegotiationView;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,8 +34,8 @@ final class StatusTool {
     private ToolResult status(ToolArgs args) {
         Map<String, Object> status = new LinkedHashMap<>();
         baton.ledger().read(world -> {
-            status.put("sessions", world.sessions().size());
-            status.put("locks", world.lockCount());
+            status.put("sessions", world.rows(SessionRows.SESSIONS).size());
+            status.put("locks", world.count(LockRows.FILES));
             return null;
         });
         List<String> lines = new ArrayList<>();

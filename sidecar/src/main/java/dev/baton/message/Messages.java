@@ -2,6 +2,7 @@ package dev.baton.message;
 
 import dev.baton.session.Session;
 import dev.baton.session.SessionPrefix;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
@@ -48,10 +49,10 @@ public final class Messages {
                 }
                 recipient = target.id();
             }
-            Message message = new Message(world.nextMessageId(), sender.id(), recipient, text, tx.now());
-            tx.saveMessage(message);
+            Message message = new Message(MessageRows.nextId(world), sender.id(), recipient, text, tx.now());
+            MessageRows.save(tx, message);
             long readers = message.isBroadcast()
-                    ? world.sessions().stream().filter(session -> addressedTo(message, session)).count()
+                    ? world.rows(SessionRows.SESSIONS).stream().filter(session -> addressedTo(message, session)).count()
                     : 1;
             return new SentMessage(message, (int) readers);
         });
@@ -80,11 +81,11 @@ public final class Messages {
             Session session = requireSession(world, sessionId);
             List<InboxEntry> matching = new ArrayList<>();
             int unread = 0;
-            for (Message message : world.messages().descendingMap().values()) {
+            for (Message message : world.table(MessageRows.MESSAGES).byKey().descendingMap().values()) {
                 if (!addressedTo(message, session)) {
                     continue;
                 }
-                MessageReceipt receipt = world.receipt(message.id(), session.id())
+                MessageReceipt receipt = MessageRows.receipt(world, message.id(), session.id())
                         .orElse(MessageReceipt.none(message.id(), session.id()));
                 if (!receipt.isRead()) {
                     unread++;
@@ -106,16 +107,17 @@ public final class Messages {
 
     /** The newest {@code limit} messages between any sessions, newest first: the supervisor's view. */
     public List<SupervisedMessage> everyMessage(int limit) {
-        return ledger.read(world -> world.messages().descendingMap().values().stream()
+        return ledger.read(world -> world.table(MessageRows.MESSAGES).byKey().descendingMap().values().stream()
                 .limit(limit)
                 .map(message -> new SupervisedMessage(message.id(), message.senderId(), message.recipient(),
                         message.text(), message.sentAt(), message.isBroadcast() ? null
-                        : world.receipt(message.id(), message.recipient()).map(MessageReceipt::isRead).orElse(false)))
+                        : MessageRows.receipt(world, message.id(), message.recipient()).map(MessageReceipt::isRead)
+                                .orElse(false)))
                 .toList());
     }
 
     private static InboxEntry entry(World world, Message message, MessageReceipt receipt) {
-        Optional<Session> sender = world.session(message.senderId());
+        Optional<Session> sender = world.find(SessionRows.SESSIONS, message.senderId());
         return new InboxEntry(message.id(), message.senderId(), sender.map(s -> s.agent().wireName()).orElse(null),
                 sender.map(Session::name).orElse(null), message.isBroadcast(), message.text(), message.sentAt(),
                 receipt.deliveredAt(), receipt.readAt());
@@ -133,7 +135,7 @@ public final class Messages {
             Session session = requireSession(tx.world(), sessionId);
             List<Message> messages = new ArrayList<>();
             for (long id : new TreeSet<>(ids)) {
-                Message message = tx.world().message(id).filter(m -> addressedTo(m, session))
+                Message message = tx.world().find(MessageRows.MESSAGES, id).filter(m -> addressedTo(m, session))
                         .orElseThrow(() -> BatonException.notFound("message " + id + " is not in the inbox of session "
                                 + session.shortId() + "; list it with `baton msg inbox`"));
                 messages.add(message);
@@ -145,7 +147,7 @@ public final class Messages {
     public ReadOutcome markAllRead(String sessionId) {
         return ledger.write(tx -> {
             Session session = requireSession(tx.world(), sessionId);
-            List<Message> addressed = tx.world().messages().values().stream()
+            List<Message> addressed = tx.world().table(MessageRows.MESSAGES).byKey().values().stream()
                     .filter(message -> addressedTo(message, session))
                     .toList();
             return markRead(tx, session, addressed);
@@ -156,12 +158,12 @@ public final class Messages {
         List<Long> marked = new ArrayList<>();
         List<Long> already = new ArrayList<>();
         for (Message message : messages) {
-            MessageReceipt receipt = tx.world().receipt(message.id(), session.id())
+            MessageReceipt receipt = MessageRows.receipt(tx.world(), message.id(), session.id())
                     .orElse(MessageReceipt.none(message.id(), session.id()));
             if (receipt.isRead()) {
                 already.add(message.id());
             } else {
-                tx.saveReceipt(receipt.read(tx.now()));
+                MessageRows.saveReceipt(tx, receipt.read(tx.now()));
                 marked.add(message.id());
             }
         }
@@ -171,14 +173,14 @@ public final class Messages {
     /** Unread messages this session was not yet shown, oldest first, marked delivered in {@code tx}. */
     public List<Message> takeUndelivered(Transaction tx, Session session) {
         List<Message> taken = new ArrayList<>();
-        for (Message message : tx.world().messages().values()) {
+        for (Message message : tx.world().table(MessageRows.MESSAGES).byKey().values()) {
             if (!addressedTo(message, session)) {
                 continue;
             }
-            MessageReceipt receipt = tx.world().receipt(message.id(), session.id())
+            MessageReceipt receipt = MessageRows.receipt(tx.world(), message.id(), session.id())
                     .orElse(MessageReceipt.none(message.id(), session.id()));
             if (receipt.deliveredAt() == null && !receipt.isRead()) {
-                tx.saveReceipt(receipt.delivered(tx.now()));
+                MessageRows.saveReceipt(tx, receipt.delivered(tx.now()));
                 taken.add(message);
             }
         }
@@ -189,17 +191,18 @@ public final class Messages {
     public int sweep() {
         return ledger.write(tx -> {
             Instant cutoff = tx.now().minus(RETENTION);
-            List<Message> stale = tx.world().messages().values().stream()
+            List<Message> stale = tx.world().table(MessageRows.MESSAGES).byKey().values().stream()
                     .filter(message -> message.sentAt().isBefore(cutoff)
-                            || tx.world().sessions().stream().noneMatch(session -> addressedTo(message, session)))
+                            || tx.world().rows(SessionRows.SESSIONS).stream()
+                                    .noneMatch(session -> addressedTo(message, session)))
                     .toList();
-            stale.forEach(tx::removeMessage);
+            stale.forEach(message -> MessageRows.remove(tx, message));
             return stale.size();
         });
     }
 
     private static Session requireSession(World world, String sessionId) {
-        return world.session(sessionId).orElseThrow(() -> BatonException.notFound("session " + sessionId
+        return world.find(SessionRows.SESSIONS, sessionId).orElseThrow(() -> BatonException.notFound("session " + sessionId
                 + " is not registered (it may have ended or been cleaned up as stale)"));
     }
 }

@@ -1,6 +1,8 @@
 package dev.baton.negotiation;
 
+import dev.baton.lock.LockChange;
 import dev.baton.lock.ReleaseReason;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Change;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
@@ -28,7 +30,7 @@ public final class HandOverNotices implements Ledger.Interceptor {
         // One line per (former holder, actor, reason) in this transaction: ending a session frees many files at once.
         Map<List<String>, List<String>> freed = new LinkedHashMap<>();
         for (Change change : changes) {
-            if (change instanceof Change.LockRemoved removed && removed.actor() != null
+            if (change instanceof LockChange.LockRemoved removed && removed.actor() != null
                     && !removed.actor().equals(removed.lock().sessionId())) {
                 freed.computeIfAbsent(List.of(removed.lock().sessionId(), removed.actor(), removed.reason().wireName()),
                         key -> new ArrayList<>()).add(removed.lock().file());
@@ -75,7 +77,7 @@ public final class HandOverNotices implements Ledger.Interceptor {
         if (actor.startsWith("supervisor ")) { // the only actor the supervisor's routes record (http.Supervisor)
             return "the " + actor;
         }
-        if (world.session(actor).isPresent()) {
+        if (world.find(SessionRows.SESSIONS, actor).isPresent()) {
             return Parties.describe(world, actor) + ", whose request timed out,";
         }
         return actor;

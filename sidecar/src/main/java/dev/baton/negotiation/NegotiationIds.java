@@ -19,7 +19,7 @@ final class NegotiationIds {
             for (int i = 0; i < 6; i++) {
                 id.append(CHARS[RANDOM.nextInt(CHARS.length)]);
             }
-            if (world.negotiation(id.toString()).isEmpty()) {
+            if (world.find(NegotiationRows.NEGOTIATIONS, id.toString()).isEmpty()) {
                 return id.toString();
             }
         }

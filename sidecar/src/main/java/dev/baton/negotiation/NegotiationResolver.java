@@ -1,5 +1,6 @@
 package dev.baton.negotiation;
 
+import dev.baton.lock.LockChange;
 import dev.baton.state.Change;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
@@ -16,19 +17,20 @@ public final class NegotiationResolver implements Ledger.Interceptor {
     @Override
     public void beforeCommit(Transaction tx, List<Change> changes) {
         for (Change change : changes) {
-            if (change instanceof Change.LockRemoved removed) {
+            if (change instanceof LockChange.LockRemoved removed) {
                 String file = removed.lock().file();
                 String holder = removed.lock().sessionId();
-                for (Negotiation n : List.copyOf(tx.world().negotiations())) {
+                for (Negotiation n : List.copyOf(tx.world().rows(NegotiationRows.NEGOTIATIONS))) {
                     if (n.isOpen() && n.file().equals(file) && n.holderId().equals(holder)) {
-                        tx.saveNegotiation(n.resolved(NegotiationStatus.RELEASED, tx.now(), removed.reason().wireName()));
+                        NegotiationRows.save(tx,
+                                n.resolved(NegotiationStatus.RELEASED, tx.now(), removed.reason().wireName()));
                     }
                 }
-            } else if (change instanceof Change.SessionRemoved ended) {
+            } else if (change instanceof LockChange.SessionRemoved ended) {
                 String requester = ended.session().id();
-                for (Negotiation n : List.copyOf(tx.world().negotiations())) {
+                for (Negotiation n : List.copyOf(tx.world().rows(NegotiationRows.NEGOTIATIONS))) {
                     if (n.isOpen() && n.requesterId().equals(requester)) {
-                        tx.saveNegotiation(n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended"));
+                        NegotiationRows.save(tx, n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended"));
                     }
                 }
             }

@@ -1,9 +1,11 @@
 package dev.baton.negotiation;
 
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import dev.baton.state.Ledger;
@@ -81,13 +83,13 @@ public final class Negotiations {
         Session requester = requireSession(world, request.requesterId());
         String reason = Reasons.require(request.reason(), "say why you need the file, so the holder can decide");
         String file = request.file();
-        FileLock held = world.lock(file).orElseThrow(() -> new BatonException(ErrorCode.CONFLICT,
+        FileLock held = world.find(LockRows.FILES, file).orElseThrow(() -> new BatonException(ErrorCode.CONFLICT,
                 file + " is not held by anyone, so there is nothing to negotiate; take it by editing it or with `baton acquire`"));
         if (held.sessionId().equals(requester.id()) || held.sessionId().equals(requester.parentId())) {
             throw BatonException.invalid(file + " is held by " + (held.sessionId().equals(requester.id())
                     ? "this session" : "this session's parent") + " already; you may edit it");
         }
-        Optional<Negotiation> existing = world.negotiations().stream()
+        Optional<Negotiation> existing = world.rows(NegotiationRows.NEGOTIATIONS).stream()
                 .filter(n -> n.isOpen() && n.requesterId().equals(requester.id()) && n.file().equals(file)
                         && n.holderId().equals(held.sessionId()))
                 .findFirst();
@@ -98,13 +100,13 @@ public final class Negotiations {
         Negotiation negotiation = new Negotiation(NegotiationIds.next(world), file, requester.id(), held.sessionId(), reason, urgency,
                 NegotiationStatus.PENDING, tx.now(), tx.now().plus(urgency.timeout()), null, null, null, null, null,
                 false, null);
-        tx.saveNegotiation(negotiation);
+        NegotiationRows.save(tx, negotiation);
         tx.audit("negotiate", requester.id(), file, negotiation.id() + " (" + urgency.wireName() + "): " + reason,
                 null);
-        tx.saveSession(requester.withHeartbeat(tx.now()));
-        Optional<Session> holder = world.session(held.sessionId());
+        SessionRows.save(tx, requester.withHeartbeat(tx.now()));
+        Optional<Session> holder = world.find(SessionRows.SESSIONS, held.sessionId());
         if (holder.isEmpty()) {
-            tx.removeLock(held, ReleaseReason.HOLDER_EXITED, null);
+            LockRows.remove(tx, held, ReleaseReason.HOLDER_EXITED, null);
             tx.audit("release", held.sessionId(), file, ReleaseReason.HOLDER_EXITED.wireName(), null);
         } else {
             // A dead holder will never answer: free its files now, which resolves this request as released.
@@ -125,10 +127,10 @@ public final class Negotiations {
     /** The requester saw this status in its reply, so its next hook call need not repeat it. */
     private void acknowledgeToRequester(Negotiation n) {
         ledger.write(tx -> {
-            tx.world().negotiation(n.id()).ifPresent(now -> {
+            tx.world().find(NegotiationRows.NEGOTIATIONS, n.id()).ifPresent(now -> {
                 NegotiationStatus status = now.status(tx.now());
                 if (TOLD_TO_REQUESTER.contains(status) && now.requesterNotified() != status) {
-                    tx.saveNegotiation(now.requesterTold(status));
+                    NegotiationRows.save(tx, now.requesterTold(status));
                 }
             });
             return null;
@@ -140,26 +142,29 @@ public final class Negotiations {
         ledger.write(tx -> {
             World world = tx.world();
             Session holder = requireSession(world, holderId);
-            Negotiation n = world.negotiation(id).filter(found -> found.holderId().equals(holder.id()))
+            Negotiation n = world.find(NegotiationRows.NEGOTIATIONS, id)
+                    .filter(found -> found.holderId().equals(holder.id()))
                     .orElseThrow(() -> BatonException.notFound("no negotiation '" + id + "' is addressed to session "
                             + holder.shortId() + "; requests for your files reach you with their ids on your next tool call"));
             requireOpen(n, tx.now(), "nothing to answer");
             if (answer instanceof Answer.Release release) {
                 tx.audit("negotiation-release", holder.id(), n.file(),
                         id + (release.reason() == null ? "" : ": " + release.reason()), n.requesterId());
-                Optional<FileLock> lock = world.lock(n.file()).filter(held -> held.sessionId().equals(holder.id()));
+                Optional<FileLock> lock = world.find(LockRows.FILES, n.file())
+                        .filter(held -> held.sessionId().equals(holder.id()));
                 if (lock.isPresent()) {
-                    tx.removeLock(lock.get(), ReleaseReason.RELEASED, null);
+                    LockRows.remove(tx, lock.get(), ReleaseReason.RELEASED, null);
                     tx.audit("release", holder.id(), n.file(), ReleaseReason.RELEASED.wireName(), null);
                 } else {
-                    tx.saveNegotiation(n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName()));
+                    NegotiationRows.save(tx,
+                            n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName()));
                 }
             } else if (answer instanceof Answer.Defer defer) {
-                tx.saveNegotiation(n.deferred(tx.now(), defer.etaMinutes(), defer.reason()));
+                NegotiationRows.save(tx, n.deferred(tx.now(), defer.etaMinutes(), defer.reason()));
                 tx.audit("negotiation-defer", holder.id(), n.file(),
                         id + ": " + defer.etaMinutes() + " min: " + defer.reason(), n.requesterId());
             }
-            tx.saveSession(holder.withHeartbeat(tx.now()));
+            SessionRows.save(tx, holder.withHeartbeat(tx.now()));
             return null;
         });
         return view(id);
@@ -169,11 +174,12 @@ public final class Negotiations {
     public NegotiationView withdraw(String requesterId, String id) {
         ledger.write(tx -> {
             Session requester = requireSession(tx.world(), requesterId);
-            Negotiation n = tx.world().negotiation(id).filter(found -> found.requesterId().equals(requester.id()))
+            Negotiation n = tx.world().find(NegotiationRows.NEGOTIATIONS, id)
+                    .filter(found -> found.requesterId().equals(requester.id()))
                     .orElseThrow(() -> BatonException.notFound("session " + requester.shortId()
                             + " has no negotiation '" + id + "'"));
             requireOpen(n, tx.now(), "nothing to withdraw");
-            tx.saveNegotiation(n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "withdrawn"));
+            NegotiationRows.save(tx, n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "withdrawn"));
             tx.audit("negotiation-withdraw", requester.id(), n.file(), id, n.holderId());
             return null;
         });
@@ -188,7 +194,7 @@ public final class Negotiations {
         String id = ledger.write(tx -> {
             World world = tx.world();
             Session requester = requireSession(world, requesterId);
-            List<Negotiation> mine = world.negotiations().stream()
+            List<Negotiation> mine = world.rows(NegotiationRows.NEGOTIATIONS).stream()
                     .filter(n -> n.isOpen() && n.requesterId().equals(requester.id()) && n.file().equals(file))
                     .toList();
             if (mine.isEmpty()) {
@@ -205,10 +211,10 @@ public final class Negotiations {
                                 + "; you may force-release " + file + " once it times out at " + n.timeoutAt() + " ("
                                 + Parties.in(tx.now(), n.timeoutAt()) + ")");
                     });
-            FileLock lock = world.lock(file).filter(held -> held.sessionId().equals(eligible.holderId()))
+            FileLock lock = world.find(LockRows.FILES, file).filter(held -> held.sessionId().equals(eligible.holderId()))
                     .orElseThrow(() -> new BatonException(ErrorCode.CONFLICT, file + " is no longer held by "
                             + eligible.holderId() + "; take it by editing it or with `baton acquire`"));
-            tx.removeLock(lock, ReleaseReason.FORCED, requester.id());
+            LockRows.remove(tx, lock, ReleaseReason.FORCED, requester.id());
             tx.audit("release", lock.sessionId(), file, ReleaseReason.FORCED.wireName(), requester.id());
             tx.audit("force-release", requester.id(), file, eligible.id() + " timed out at " + eligible.timeoutAt(),
                     lock.sessionId());
@@ -225,14 +231,14 @@ public final class Negotiations {
     }
 
     public NegotiationView view(String id) {
-        return ledger.read(world -> world.negotiation(id)
+        return ledger.read(world -> world.find(NegotiationRows.NEGOTIATIONS, id)
                 .map(n -> NegotiationView.of(world, n, ledger.clock().instant()))
                 .orElseThrow(() -> unknown(id)));
     }
 
     /** The negotiation if {@code sessionId} is one of its parties; others do not learn it exists. */
     public NegotiationView viewFor(String sessionId, String id) {
-        return ledger.read(world -> world.negotiation(id)
+        return ledger.read(world -> world.find(NegotiationRows.NEGOTIATIONS, id)
                 .filter(n -> n.requesterId().equals(sessionId) || n.holderId().equals(sessionId))
                 .map(n -> NegotiationView.of(world, n, ledger.clock().instant()))
                 .orElseThrow(() -> unknown(id)));
@@ -242,7 +248,7 @@ public final class Negotiations {
     public List<NegotiationView> list(String sessionId, boolean openOnly) {
         return ledger.read(world -> {
             Instant now = ledger.clock().instant();
-            return world.negotiations().stream()
+            return world.rows(NegotiationRows.NEGOTIATIONS).stream()
                     .filter(n -> sessionId == null || n.requesterId().equals(sessionId) || n.holderId().equals(sessionId))
                     .filter(n -> !openOnly || n.isOpen())
                     .sorted(Comparator.comparing(Negotiation::createdAt).reversed())
@@ -254,7 +260,7 @@ public final class Negotiations {
     /** Open negotiations as wait-for edges (requester → holder), for the deadlock detector. */
     /** The requester's open negotiation for the file, if it has one. */
     public Optional<Negotiation> openRequest(String requesterId, String file) {
-        return ledger.read(world -> world.negotiations().stream()
+        return ledger.read(world -> world.rows(NegotiationRows.NEGOTIATIONS).stream()
                 .filter(n -> n.isOpen() && n.requesterId().equals(requesterId) && n.file().equals(file))
                 .findFirst());
     }
@@ -265,7 +271,7 @@ public final class Negotiations {
 
     /** The same edges read inside a running transaction or read. */
     public static List<PendingRequest> pendingIn(World world) {
-        return world.negotiations().stream()
+        return world.rows(NegotiationRows.NEGOTIATIONS).stream()
                 .filter(Negotiation::isOpen)
                 .map(n -> new PendingRequest(n.id(), n.requesterId(), n.holderId(), n.file(), n.createdAt()))
                 .toList();
@@ -279,17 +285,19 @@ public final class Negotiations {
         return ledger.write(tx -> {
             World world = tx.world();
             int changed = 0;
-            for (Negotiation n : List.copyOf(world.negotiations())) {
-                if (n.isOpen() && world.session(n.requesterId()).isEmpty()) {
-                    tx.saveNegotiation(n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended"));
-                } else if (n.isOpen() && world.lock(n.file()).filter(l -> l.sessionId().equals(n.holderId())).isEmpty()) {
-                    tx.saveNegotiation(n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName()));
+            for (Negotiation n : List.copyOf(world.rows(NegotiationRows.NEGOTIATIONS))) {
+                if (n.isOpen() && world.find(SessionRows.SESSIONS, n.requesterId()).isEmpty()) {
+                    NegotiationRows.save(tx, n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended"));
+                } else if (n.isOpen() && world.find(LockRows.FILES, n.file())
+                        .filter(l -> l.sessionId().equals(n.holderId())).isEmpty()) {
+                    NegotiationRows.save(tx,
+                            n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName()));
                 } else if (n.state() != NegotiationStatus.TIMEOUT_ELIGIBLE
                         && n.status(tx.now()) == NegotiationStatus.TIMEOUT_ELIGIBLE) {
-                    tx.saveNegotiation(n.timedOut());
+                    NegotiationRows.save(tx, n.timedOut());
                     tx.audit("negotiation-timeout", n.requesterId(), n.file(), n.id(), n.holderId());
                 } else if (!n.isOpen() && n.resolvedAt().isBefore(tx.now().minus(KEEP_RESOLVED))) {
-                    tx.removeNegotiation(n);
+                    NegotiationRows.remove(tx, n);
                 } else {
                     continue;
                 }
@@ -300,11 +308,11 @@ public final class Negotiations {
     }
 
     Negotiation find(String id) {
-        return ledger.read(world -> world.negotiation(id).orElseThrow(() -> unknown(id)));
+        return ledger.read(world -> world.find(NegotiationRows.NEGOTIATIONS, id).orElseThrow(() -> unknown(id)));
     }
 
     private static Session requireSession(World world, String sessionId) {
-        return world.session(sessionId).orElseThrow(() -> BatonException.notFound("session " + sessionId
+        return world.find(SessionRows.SESSIONS, sessionId).orElseThrow(() -> BatonException.notFound("session " + sessionId
                 + " is not registered (it may have ended or been cleaned up as stale)"));
     }
 

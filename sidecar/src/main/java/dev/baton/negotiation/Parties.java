@@ -1,6 +1,7 @@
 package dev.baton.negotiation;
 
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.World;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,7 @@ final class Parties {
     }
 
     static String describe(World world, String sessionId) {
-        Optional<Session> session = world.session(sessionId);
+        Optional<Session> session = world.find(SessionRows.SESSIONS, sessionId);
         String shortId = sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8) + "…";
         if (session.isEmpty()) {
             return "session " + shortId + " (ended)";
@@ -25,7 +26,7 @@ final class Parties {
 
     /** The file as the reader would write it: relative to its working directory when inside it. */
     static String fileFor(World world, String readerId, String file) {
-        Optional<Session> reader = world.session(readerId);
+        Optional<Session> reader = world.find(SessionRows.SESSIONS, readerId);
         for (String base : new String[] {reader.map(Session::cwd).orElse(null), reader.map(Session::repoRoot).orElse(null)}) {
             if (base != null && file.startsWith(base + "/")) {
                 return file.substring(base.length() + 1);

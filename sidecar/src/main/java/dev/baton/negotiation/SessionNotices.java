@@ -3,6 +3,7 @@ package dev.baton.negotiation;
 import dev.baton.message.Message;
 import dev.baton.message.Messages;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.Ledger;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
@@ -36,14 +37,14 @@ public final class SessionNotices implements NoticeSource {
         // One transaction: two concurrent hook calls of one session cannot both show the same item.
         return ledger.write(tx -> {
             List<String> notices = new ArrayList<>(handOvers.take(sessionId));
-            Session session = tx.world().session(sessionId).orElse(null);
+            Session session = tx.world().find(SessionRows.SESSIONS, sessionId).orElse(null);
             if (session == null) {
                 return notices;
             }
-            for (Negotiation n : List.copyOf(tx.world().negotiations())) {
+            for (Negotiation n : List.copyOf(tx.world().rows(NegotiationRows.NEGOTIATIONS))) {
                 if (n.holderId().equals(session.id()) && n.isOpen() && !n.holderNotified()) {
                     notices.add(requestNotice(tx.world(), n));
-                    tx.saveNegotiation(n.holderTold());
+                    NegotiationRows.save(tx, n.holderTold());
                 } else if (n.requesterId().equals(session.id())) {
                     answerNotice(tx, n).ifPresent(notices::add);
                 }
@@ -71,7 +72,7 @@ public final class SessionNotices implements NoticeSource {
                 || status == NegotiationStatus.TIMEOUT_ELIGIBLE || status == NegotiationStatus.RELEASED)) {
             return Optional.empty();
         }
-        tx.saveNegotiation(n.requesterTold(status));
+        NegotiationRows.save(tx, n.requesterTold(status));
         World world = tx.world();
         String file = Parties.fileFor(world, n.requesterId(), n.file());
         String holder = Parties.describe(world, n.holderId());

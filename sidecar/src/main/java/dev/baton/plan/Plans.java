@@ -1,8 +1,10 @@
 package dev.baton.plan;
 
+import dev.baton.lock.LockRows;
 import dev.baton.session.Plan;
 import dev.baton.session.Session;
 import dev.baton.session.SessionPrefix;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.Ledger;
 import dev.baton.state.World;
@@ -35,14 +37,15 @@ public final class Plans {
         check(goal, "goal", MAX_GOAL_LENGTH);
         check(currentTask, "current task", MAX_TASK_LENGTH);
         return ledger.write(tx -> {
-            Session session = tx.world().session(sessionId).orElseThrow(() -> BatonException.notFound("session "
-                    + sessionId + " is not registered (it may have ended or been cleaned up as stale)"));
+            Session session = tx.world().find(SessionRows.SESSIONS, sessionId)
+                    .orElseThrow(() -> BatonException.notFound("session " + sessionId
+                            + " is not registered (it may have ended or been cleaned up as stale)"));
             Plan old = session.plan();
             String newGoal = merge(goal, old == null ? null : old.goal());
             String newTask = merge(currentTask, old == null ? null : old.currentTask());
             Plan plan = newGoal == null && newTask == null ? null : new Plan(newGoal, newTask, tx.now());
             Session planned = session.withPlan(plan).withHeartbeat(tx.now());
-            tx.saveSession(planned);
+            SessionRows.save(tx, planned);
             return entry(tx.world(), planned);
         });
     }
@@ -63,7 +66,7 @@ public final class Plans {
 
     /** Every running session's plan (sessions without one included, so the list shows who is silent), oldest first. */
     public List<PlanEntry> list() {
-        return ledger.read(world -> world.sessions().stream()
+        return ledger.read(world -> world.rows(SessionRows.SESSIONS).stream()
                 .sorted(Comparator.comparing(Session::startedAt).thenComparing(Session::id))
                 .map(session -> entry(world, session))
                 .toList());
@@ -78,6 +81,6 @@ public final class Plans {
         Plan plan = session.plan();
         return new PlanEntry(session.id(), session.agent().wireName(), session.name(), session.cwd(),
                 plan == null ? null : plan.goal(), plan == null ? null : plan.currentTask(),
-                plan == null ? null : plan.updatedAt(), world.filesOf(session.id()).size());
+                plan == null ? null : plan.updatedAt(), world.keysIn(LockRows.FILES, session.id()).size());
     }
 }

@@ -6,6 +6,8 @@ import dev.baton.events.EventStream;
 import dev.baton.hook.DeniedEditListener;
 import dev.baton.hook.HookNotices;
 import dev.baton.negotiation.Negotiation;
+import dev.baton.negotiation.NegotiationChange;
+import dev.baton.negotiation.NegotiationRows;
 import dev.baton.negotiation.NegotiationView;
 import dev.baton.negotiation.PendingRequest;
 import dev.baton.state.Change;
@@ -28,7 +30,7 @@ final class ModuleBridges {
     static void negotiationsAsWaits(Baton baton, Deadlocks deadlocks) {
         baton.ledger().addInterceptor((tx, changes) -> {
             for (Change change : changes) {
-                if (change instanceof Change.NegotiationSaved saved) {
+                if (change instanceof NegotiationChange.NegotiationSaved saved) {
                     Negotiation n = saved.negotiation();
                     if (n.isOpen()) {
                         deadlocks.negotiationOpened(tx, n.requesterId(), n.file());
@@ -65,7 +67,7 @@ final class ModuleBridges {
     static void negotiationsInSnapshot(Baton baton, EventStream events) {
         events.snapshotSection("negotiations", world -> {
             Instant now = baton.clock().instant();
-            return world.negotiations().stream()
+            return world.rows(NegotiationRows.NEGOTIATIONS).stream()
                     .filter(Negotiation::isOpen)
                     .sorted(Comparator.comparing(Negotiation::createdAt))
                     .map(n -> NegotiationView.of(world, n, now))

@@ -44,7 +44,7 @@ final class ResumeRule {
                     + " already running then; only its own agent (pid " + ended.process().pid() + ") or a new agent"
                     + " process started to resume it takes its id up");
         }
-        Optional<Session> running = world.sessions().stream()
+        Optional<Session> running = world.rows(SessionRows.SESSIONS).stream()
                 .filter(other -> sameProcess(other.process(), claimant) && !other.id().equals(ended.id()))
                 .findFirst();
         if (running.isPresent()) {
@@ -62,11 +62,11 @@ final class ResumeRule {
 
     /** The session (live or ended) of the nearest agent process above {@code process}, if any. */
     static Optional<String> insideAnAgent(ProcessIdentity process, World world) {
-        return ProcessAncestry.ancestry(process).skip(1).map(ancestor -> world.sessions().stream()
+        return ProcessAncestry.ancestry(process).skip(1).map(ancestor -> world.rows(SessionRows.SESSIONS).stream()
                         .filter(session -> session.agent().isAgent() && sameProcess(session.process(), ancestor))
                         .map(session -> "agent session " + session.shortId() + " (pid " + ancestor.pid() + ")")
                         .findFirst()
-                        .or(() -> world.endedSessions().stream()
+                        .or(() -> world.rows(SessionRows.ENDED).stream()
                                 .filter(ended -> ended.agent().isAgent() && sameProcess(ended.process(), ancestor))
                                 .map(ended -> "the agent of ended session " + Session.shortId(ended.id())
                                         + " (pid " + ancestor.pid() + ")")

@@ -18,10 +18,10 @@ public final class SessionPrefix {
             throw BatonException.invalid("a session id (or the start of one) is required");
         }
         String wanted = prefix.trim();
-        if (world.session(wanted).isPresent()) {
-            return world.session(wanted).get();
+        if (world.find(SessionRows.SESSIONS, wanted).isPresent()) {
+            return world.find(SessionRows.SESSIONS, wanted).get();
         }
-        List<Session> matches = world.sessions().stream()
+        List<Session> matches = world.rows(SessionRows.SESSIONS).stream()
                 .filter(session -> session.id().startsWith(wanted))
                 .sorted(Comparator.comparing(Session::id))
                 .toList();

@@ -65,17 +65,17 @@ public final class SessionRegistry {
     }
 
     private static Optional<Session> ofProcess(World world, String prefix, AgentKind agent, ProcessIdentity process) {
-        return world.sessions().stream()
+        return world.rows(SessionRows.SESSIONS).stream()
                 .filter(session -> session.parentId() == null && session.agent() == agent && session.id().startsWith(prefix)
                         && ResumeRule.sameProcess(session.process(), process))
                 .min(Comparator.comparing(Session::startedAt).thenComparing(Session::id));
     }
 
     private Registered registerNow(Transaction tx, String id, Registration registration) {
-        if (registration.parentId() != null && tx.world().session(registration.parentId()).isEmpty()) {
+        if (registration.parentId() != null && tx.world().find(SessionRows.SESSIONS, registration.parentId()).isEmpty()) {
             throw BatonException.notFound("parent session " + registration.parentId() + " is not registered");
         }
-        Optional<Session> existing = tx.world().session(id);
+        Optional<Session> existing = tx.world().find(SessionRows.SESSIONS, id);
         if (existing.isPresent()) {
             Session old = existing.get();
             Session refreshed = new Session(id, old.agent(),
@@ -86,14 +86,14 @@ public final class SessionRegistry {
                     old.startedAt(), tx.now(),
                     registration.name() != null ? registration.name() : old.name(),
                     old.parentId(), old.keyHash(), old.plan());
-            tx.saveSession(refreshed);
+            SessionRows.save(tx, refreshed);
             return new Registered(refreshed, null, false);
         }
         String key = SessionKeys.newKey();
         Session created = new Session(id, registration.agent(), registration.process(), registration.host(),
                 registration.cwd(), registration.repoRoot(), tx.now(), tx.now(), registration.name(),
                 registration.parentId(), SessionKeys.hash(key), null);
-        tx.saveSession(created);
+        SessionRows.save(tx, created);
         tx.audit("session-start", id, null, registration.agent().wireName(), null);
         return new Registered(created, key, true);
     }
@@ -105,7 +105,7 @@ public final class SessionRegistry {
      */
     private static Optional<String> takeOverRefusal(World world, String id, Registration registration) {
         ProcessIdentity process = registration.process();
-        Optional<Session> existing = world.session(id);
+        Optional<Session> existing = world.find(SessionRows.SESSIONS, id);
         if (existing.isPresent()) {
             Session old = existing.get();
             if (process == null || ResumeRule.sameProcess(old.process(), process)) {
@@ -121,7 +121,8 @@ public final class SessionRegistry {
             }
             return ResumeRule.refusal(EndedSession.of(old, old.lastHeartbeat(), true), registration.agent(), process, world);
         }
-        return world.endedSession(id).flatMap(ended -> ResumeRule.refusal(ended, registration.agent(), process, world));
+        return world.find(SessionRows.ENDED, id)
+                .flatMap(ended -> ResumeRule.refusal(ended, registration.agent(), process, world));
     }
 
     private static boolean running(ProcessIdentity process) {
@@ -176,24 +177,24 @@ public final class SessionRegistry {
 
     public Session heartbeat(String id) {
         return ledger.write(tx -> {
-            Session session = tx.world().session(id).orElseThrow(() -> unknown(id));
+            Session session = tx.world().find(SessionRows.SESSIONS, id).orElseThrow(() -> unknown(id));
             Session beat = session.withHeartbeat(tx.now());
-            tx.saveSession(beat);
+            SessionRows.save(tx, beat);
             return beat;
         });
     }
 
     public Session setPlan(String id, String goal, String currentTask) {
         return ledger.write(tx -> {
-            Session session = tx.world().session(id).orElseThrow(() -> unknown(id));
+            Session session = tx.world().find(SessionRows.SESSIONS, id).orElseThrow(() -> unknown(id));
             Session planned = session.withPlan(new Plan(goal, currentTask, tx.now())).withHeartbeat(tx.now());
-            tx.saveSession(planned);
+            SessionRows.save(tx, planned);
             return planned;
         });
     }
 
     public Optional<Session> find(String id) {
-        return ledger.read(world -> world.session(id));
+        return ledger.read(world -> world.find(SessionRows.SESSIONS, id));
     }
 
     public Session get(String id) {
@@ -201,7 +202,7 @@ public final class SessionRegistry {
     }
 
     public List<Session> list() {
-        return ledger.read(world -> world.sessions().stream()
+        return ledger.read(world -> world.rows(SessionRows.SESSIONS).stream()
                 .sorted(Comparator.comparing(Session::startedAt).thenComparing(Session::id))
                 .toList());
     }
@@ -228,7 +229,7 @@ public final class SessionRegistry {
         }
         return ledger.read(world -> {
             for (ProcessIdentity process : line) {
-                Optional<Session> hosted = world.sessions().stream()
+                Optional<Session> hosted = world.rows(SessionRows.SESSIONS).stream()
                         .filter(session -> session.parentId() == null && ProcessIdentity.same(session.process(), process))
                         .max(Comparator.comparing(Session::lastHeartbeat).thenComparing(Session::id));
                 if (hosted.isPresent()) {
@@ -241,7 +242,7 @@ public final class SessionRegistry {
 
     /** The ended session whose id this was, while it is kept. */
     public Optional<EndedSession> ended(String id) {
-        return ledger.read(world -> world.endedSession(id));
+        return ledger.read(world -> world.find(SessionRows.ENDED, id));
     }
 
     private static BatonException unknown(String id) {

@@ -8,6 +8,7 @@ import dev.baton.git.TreeWatch;
 import dev.baton.git.WorkTreeState;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.session.Session;
 import dev.baton.state.BatonException;
 import java.io.IOException;
@@ -140,7 +141,7 @@ final class AfterCheck {
         Map<String, FileLock> othersHeld = new TreeMap<>();
         baton.ledger().read(world -> {
             changed.keySet().forEach(file -> {
-                Optional<FileLock> lock = world.lock(file);
+                Optional<FileLock> lock = world.find(LockRows.FILES, file);
                 if (lock.isEmpty()) {
                     if (lockable.test(file) && Files.exists(Path.of(file), LinkOption.NOFOLLOW_LINKS)) {
                         free.add(file);

@@ -4,9 +4,11 @@ import dev.baton.Baton;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.HeldMessage;
 import dev.baton.liveness.Staleness;
+import dev.baton.lock.LockRows;
 import dev.baton.session.ProcessAncestry;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.World;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,10 +137,10 @@ public final class Enforcement {
             return false;
         }
         return baton.ledger().read(world -> {
-            String main = world.session(sessionId).map(Session::familyId).orElse(sessionId);
+            String main = world.find(SessionRows.SESSIONS, sessionId).map(Session::familyId).orElse(sessionId);
             Set<String> own = new LinkedHashSet<>(List.of(main));
-            world.subagentsOf(main).forEach(sub -> own.add(sub.id()));
-            return world.locks().stream().anyMatch(lock -> !own.contains(lock.sessionId()));
+            SessionRows.subagentsOf(world, main).forEach(sub -> own.add(sub.id()));
+            return world.rows(LockRows.FILES).stream().anyMatch(lock -> !own.contains(lock.sessionId()));
         });
     }
 
@@ -158,11 +160,11 @@ public final class Enforcement {
         Map<String, Session> held = baton.ledger().read(world -> {
             Map<String, Session> holders = new HashMap<>();
             Map<String, Session> files = new TreeMap<>();
-            for (FileLock lock : world.locks()) {
+            for (FileLock lock : world.rows(LockRows.FILES)) {
                 if (own.contains(lock.sessionId())) {
                     continue;
                 }
-                Session holder = holders.computeIfAbsent(lock.sessionId(), id -> world.session(id)
+                Session holder = holders.computeIfAbsent(lock.sessionId(), id -> world.find(SessionRows.SESSIONS, id)
                         .filter(session -> {
                             boolean fresh = baton.locks().liveness().of(session, now) == Staleness.FRESH;
                             if (!fresh) {
@@ -179,7 +181,8 @@ public final class Enforcement {
         if (!stale.isEmpty()) {
             baton.ledger().write(tx -> {
                 for (Session holder : stale) {
-                    tx.world().session(holder.id()).ifPresent(current -> baton.locks().freeIfStale(tx, current));
+                    tx.world().find(SessionRows.SESSIONS, holder.id())
+                            .ifPresent(current -> baton.locks().freeIfStale(tx, current));
                 }
                 return null;
             });
@@ -193,7 +196,8 @@ public final class Enforcement {
      */
     static Set<String> ownSessions(World world, ProcessIdentity caller) {
         Set<String> own = new LinkedHashSet<>();
-        List<Session> withProcess = world.sessions().stream().filter(session -> session.process() != null).toList();
+        List<Session> withProcess = world.rows(SessionRows.SESSIONS).stream().filter(session -> session.process() != null)
+                .toList();
         if (withProcess.isEmpty()) {
             return own;
         }
@@ -203,7 +207,7 @@ public final class Enforcement {
             return !own.isEmpty();
         }).findFirst();
         for (String id : List.copyOf(own)) {
-            world.subagentsOf(id).forEach(sub -> own.add(sub.id()));
+            SessionRows.subagentsOf(world, id).forEach(sub -> own.add(sub.id()));
         }
         return own;
     }

@@ -3,7 +3,9 @@ package dev.baton.shell;
 import dev.baton.Baton;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,11 +35,11 @@ final class HeldByOthers {
         return baton.ledger().write(tx -> {
             List<ShellDenial.Blocked> held = new ArrayList<>();
             for (String file : files) {
-                Optional<FileLock> lock = tx.world().lock(file);
+                Optional<FileLock> lock = tx.world().find(LockRows.FILES, file);
                 if (lock.isEmpty() || sharedWith(session, lock.get().sessionId())) {
                     continue;
                 }
-                Optional<Session> holder = tx.world().session(lock.get().sessionId());
+                Optional<Session> holder = tx.world().find(SessionRows.SESSIONS, lock.get().sessionId());
                 if (holder.isPresent() && baton.locks().freeIfStale(tx, holder.get())) {
                     continue;
                 }
@@ -59,7 +61,7 @@ final class HeldByOthers {
                 continue;
             }
             Predicate<Path> reaches = reach(target, dir);
-            Set<String> inside = baton.ledger().read(world -> world.locks().stream().map(FileLock::file)
+            Set<String> inside = baton.ledger().read(world -> world.rows(LockRows.FILES).stream().map(FileLock::file)
                     .filter(file -> Path.of(file).startsWith(dir) && reaches.test(Path.of(file)))
                     .collect(Collectors.toCollection(TreeSet::new)));
             blocked.addAll(among(session, inside, target.part()));
@@ -97,20 +99,20 @@ final class HeldByOthers {
 
     /** Every file another session holds now (stale holders included: only a snapshot is taken of them). */
     Set<String> all(Session session) {
-        return baton.ledger().read(world -> world.locks().stream()
+        return baton.ledger().read(world -> world.rows(LockRows.FILES).stream()
                 .filter(lock -> !sharedWith(session, lock.sessionId()))
                 .map(FileLock::file).collect(Collectors.toCollection(TreeSet::new)));
     }
 
     /** Every file any session holds now. */
     Set<String> all() {
-        return baton.ledger().read(world -> world.locks().stream().map(FileLock::file)
+        return baton.ledger().read(world -> world.rows(LockRows.FILES).stream().map(FileLock::file)
                 .collect(Collectors.toCollection(TreeSet::new)));
     }
 
     /** The session's own files. */
     Set<String> own(Session session) {
-        return baton.ledger().read(world -> new TreeSet<>(world.filesOf(session.id())));
+        return baton.ledger().read(world -> new TreeSet<>(world.keysIn(LockRows.FILES, session.id())));
     }
 
     /** A subagent may write what its parent holds (as for edits); siblings and strangers may not. */

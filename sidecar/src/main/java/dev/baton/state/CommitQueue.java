@@ -44,23 +44,27 @@ final class CommitQueue {
     /** One queued transaction, the thread that waits for it, and the readers whose answers rest on it. */
     static final class Pending {
         private final Transaction tx;
+        private final long version;
         private final List<Change> changes;
+        private final List<RowWrite> writes;
         private final Thread writer = Thread.currentThread();
         private final Queue<Thread> readers = new ConcurrentLinkedQueue<>();
         /** Null while queued; then {@link #DURABLE} or the failure. Published by the volatile write. */
         private volatile Object outcome;
 
-        Pending(Transaction tx) {
+        Pending(Transaction tx, long version) {
             this.tx = tx;
+            this.version = version;
             this.changes = List.copyOf(tx.changes());
+            this.writes = List.copyOf(tx.writes());
         }
     }
 
     private static final Object DURABLE = new Object();
 
     /** Called under the monitor, right after the transaction was applied to memory. */
-    Pending enqueue(Transaction tx) {
-        Pending pending = new Pending(tx);
+    Pending enqueue(Transaction tx, long version) {
+        Pending pending = new Pending(tx, version);
         queued.add(pending);
         last = pending;
         return pending;
@@ -147,11 +151,9 @@ final class CommitQueue {
         if (batch.isEmpty()) {
             return false;
         }
-        List<Change> changes = new ArrayList<>();
-        batch.forEach(pending -> changes.addAll(pending.changes));
         StoreException failure = null;
         try {
-            store.commit(changes);
+            store.commit(batchOf(batch));
         } catch (StoreException e) {
             failure = e;
         } catch (RuntimeException e) {
@@ -186,6 +188,27 @@ final class CommitQueue {
             pending.readers.forEach(LockSupport::unpark);
         }
         return true;
+    }
+
+    /** The rows, audit entries and events of the queued transactions, in order. */
+    private static Batch batchOf(List<Pending> queued) {
+        List<RowWrite> rows = new ArrayList<>();
+        List<AuditEntry> audit = new ArrayList<>();
+        List<EventRecord> events = new ArrayList<>();
+        long prunedThrough = 0;
+        for (Pending pending : queued) {
+            rows.addAll(pending.writes);
+            for (Change change : pending.changes) {
+                if (change instanceof Change.Audited audited) {
+                    audit.add(audited.entry());
+                } else if (change instanceof Change.EventRecorded recorded) {
+                    events.add(recorded.event());
+                } else if (change instanceof Change.EventsPruned pruned) {
+                    prunedThrough = Math.max(prunedThrough, pruned.throughSeq());
+                }
+            }
+        }
+        return new Batch(queued.get(queued.size() - 1).version, rows, audit, events, prunedThrough);
     }
 
     /** Commits what is queued before the store closes. */

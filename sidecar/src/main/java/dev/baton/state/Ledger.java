@@ -32,10 +32,11 @@ public final class Ledger implements AutoCloseable {
     private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
     private long version;
 
-    public Ledger(Store store, Clock clock) {
+    /** Loads every row of these kinds from the store; the world holds those kinds and no others. */
+    public Ledger(Store store, Clock clock, List<RowKind<?, ?>> kinds) {
         this.store = store;
         this.clock = clock;
-        this.world = new World(store.load());
+        this.world = new World(store, kinds);
         this.commits = new CommitQueue(monitor, store, listeners);
     }
 
@@ -108,7 +109,7 @@ public final class Ledger implements AutoCloseable {
             Transaction tx = new Transaction(world, clock.instant().truncatedTo(ChronoUnit.MILLIS));
             try {
                 result = work.apply(tx);
-                if (!tx.changes().isEmpty()) {
+                if (!tx.changedNothing()) {
                     for (Interceptor interceptor : interceptors) {
                         interceptor.beforeCommit(tx, List.copyOf(tx.changes()));
                     }
@@ -121,9 +122,9 @@ public final class Ledger implements AutoCloseable {
                 tx.rollback();
                 throw e;
             }
-            if (!tx.changes().isEmpty()) {
-                pending = commits.enqueue(tx);
+            if (!tx.changedNothing()) {
                 version++;
+                pending = commits.enqueue(tx, version);
                 changed.signalAll();
             } else {
                 basis = commits.basis();

@@ -4,16 +4,27 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Durable storage behind the domain. SQLite is the embedded default; a shared backend (PostgreSQL)
- * implements the same port. {@link #commit} returns only once the changes are durable, because a
- * reply to an agent promises that a killed sidecar restarts with exactly what it acknowledged.
+ * Durable storage behind the ledger. SQLite is the embedded default; a shared backend (PostgreSQL)
+ * implements the same port. A store knows no entity: it keeps rows of the {@link RowKind}s it is given,
+ * each kind a table of the kind's columns keyed by its first {@link RowKind#keyColumns()} of them, plus
+ * two append-only logs of its own, the audit trail and the events.
+ *
+ * <p>{@link #commit} returns only once the batch is durable, because a reply to an agent promises that a
+ * killed sidecar restarts with exactly what it acknowledged. Only one commit runs at a time, but reads of
+ * the logs may come from other threads meanwhile.
  */
 public interface Store extends AutoCloseable {
 
-    Snapshot load();
+    /** Every stored row of this kind, in any order; called once per kind when the ledger starts. */
+    <K, R> List<R> load(RowKind<K, R> kind);
 
-    /** Commits all changes atomically or none; throws {@link StoreException} when it cannot. */
-    void commit(List<Change> changes);
+    /**
+     * Writes the whole batch atomically or nothing of it: its row writes in order (an upsert inserts the row
+     * or replaces the one with its key; a delete of a missing row is no error), then its audit entries (each
+     * gets the next id), its events (with their own sequence numbers), and the deletion of the events through
+     * {@link Batch#eventsPrunedThrough()}. Throws {@link StoreException} when it cannot.
+     */
+    void commit(Batch batch);
 
     /** The newest audit entries for one file or named lock, newest first. */
     default List<AuditEntry> history(String file, int limit) {

@@ -1,17 +1,11 @@
 package dev.baton.store;
 
 import dev.baton.home.StateRecord;
-import dev.baton.lock.FileLock;
-import dev.baton.lock.NamedLock;
-import dev.baton.session.AgentKind;
-import dev.baton.session.EndedSession;
-import dev.baton.session.Plan;
-import dev.baton.session.ProcessIdentity;
-import dev.baton.session.Session;
 import dev.baton.state.AuditEntry;
-import dev.baton.state.Change;
+import dev.baton.state.Batch;
 import dev.baton.state.EventRecord;
-import dev.baton.state.Snapshot;
+import dev.baton.state.RowKind;
+import dev.baton.state.RowWrite;
 import dev.baton.state.Store;
 import dev.baton.state.StoreException;
 import java.nio.file.Files;
@@ -21,7 +15,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,18 +43,10 @@ public final class SqliteStore implements Store {
 
     private final Path file;
     private final Connection connection;
-    private final PreparedStatement upsertSession;
-    private final PreparedStatement deleteSession;
-    private final PreparedStatement upsertLock;
-    private final PreparedStatement deleteLock;
-    private final PreparedStatement upsertNamed;
-    private final PreparedStatement deleteNamed;
+    private final SqliteRows rows;
     private final PreparedStatement insertAudit;
-    private final CoordinationRows coordination;
     private final PreparedStatement insertEvent;
     private final PreparedStatement pruneEvents;
-    private final PreparedStatement upsertEnded;
-    private final PreparedStatement deleteEnded;
     /** Prepared once (preparing them for every commit was a tenth of its cost); null when they must be made anew. */
     private PreparedStatement begin;
     private PreparedStatement commit;
@@ -96,28 +81,11 @@ public final class SqliteStore implements Store {
             // own implicit transactions, ended by SQLite when the statement ends, as before.
             connection.unwrap(SQLiteConnection.class).getConnectionConfig().setAutoCommit(false);
             StateRecord.started(connection);
-            upsertSession = connection.prepareStatement("""
-                    INSERT OR REPLACE INTO sessions (id, agent, pid, pid_start_ms, host, cwd, repo_root, started_ms,
-                        heartbeat_ms, name, parent_id, key_hash, plan_goal, plan_task, plan_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-            deleteSession = connection.prepareStatement("DELETE FROM sessions WHERE id = ?");
-            upsertLock = connection.prepareStatement("""
-                    INSERT OR REPLACE INTO locks (file, session_id, acquired_ms, last_edit_ms, edit_in_flight)
-                    VALUES (?, ?, ?, ?, ?)""");
-            deleteLock = connection.prepareStatement("DELETE FROM locks WHERE file = ?");
-            upsertNamed = connection.prepareStatement("""
-                    INSERT OR REPLACE INTO named_locks (name, pid, pid_start_ms, host, acquired_ms, purpose)
-                    VALUES (?, ?, ?, ?, ?, ?)""");
-            deleteNamed = connection.prepareStatement("DELETE FROM named_locks WHERE name = ?");
+            rows = new SqliteRows(connection);
             insertAudit = connection.prepareStatement("""
                     INSERT INTO audit (at_ms, action, session_id, file, reason, actor) VALUES (?, ?, ?, ?, ?, ?)""");
-            coordination = new CoordinationRows(connection);
             insertEvent = connection.prepareStatement("INSERT INTO events (seq, at_ms, kind, data) VALUES (?, ?, ?, ?)");
             pruneEvents = connection.prepareStatement("DELETE FROM events WHERE seq <= ?");
-            upsertEnded = connection.prepareStatement("""
-                    INSERT OR REPLACE INTO ended_sessions (id, agent, pid, pid_start_ms, key_hash, last_heard_ms, ended_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)""");
-            deleteEnded = connection.prepareStatement("DELETE FROM ended_sessions WHERE id = ?");
         } catch (SQLException e) {
             throw new StoreException("cannot open the database " + file + ": " + e.getMessage(), e);
         }
@@ -191,64 +159,17 @@ public final class SqliteStore implements Store {
     }
 
     @Override
-    public synchronized Snapshot load() {
+    public synchronized <K, R> List<R> load(RowKind<K, R> kind) {
         try {
-            List<Session> sessions = new ArrayList<>();
-            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM sessions");
-                 ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    sessions.add(readSession(rs));
-                }
-            }
-            List<FileLock> locks = new ArrayList<>();
-            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM locks");
-                 ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    locks.add(new FileLock(rs.getString("file"), rs.getString("session_id"),
-                            Instants.read(rs, "acquired_ms"), Instants.read(rs, "last_edit_ms"), rs.getInt("edit_in_flight") != 0));
-                }
-            }
-            List<NamedLock> named = new ArrayList<>();
-            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM named_locks");
-                 ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    named.add(new NamedLock(rs.getString("name"),
-                            new ProcessIdentity(rs.getLong("pid"), Instants.read(rs, "pid_start_ms")),
-                            rs.getString("host"), Instants.read(rs, "acquired_ms"), rs.getString("purpose")));
-                }
-            }
-            List<EndedSession> ended = new ArrayList<>();
-            try (PreparedStatement query = connection.prepareStatement("SELECT * FROM ended_sessions");
-                 ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    long pid = rs.getLong("pid");
-                    ProcessIdentity process = rs.wasNull() || pid <= 0 ? null
-                            : new ProcessIdentity(pid, Instants.read(rs, "pid_start_ms"));
-                    ended.add(new EndedSession(rs.getString("id"),
-                            AgentKind.fromWireName(rs.getString("agent")).orElse(AgentKind.API), process,
-                            rs.getString("key_hash"), Instants.read(rs, "last_heard_ms"), Instants.read(rs, "ended_ms")));
-                }
-            }
-            return new Snapshot(sessions, locks, named, coordination.loadNegotiations(),
-                    coordination.loadMessages(), coordination.loadReceipts(), ended);
+            return rows.load(kind);
         } catch (SQLException e) {
-            throw new StoreException("cannot read the database " + file + ": " + e.getMessage(), e);
+            throw new StoreException("cannot read the " + kind.table() + " of the database " + file + ": "
+                    + e.getMessage(), e);
         }
     }
 
-    private static Session readSession(ResultSet rs) throws SQLException {
-        long pid = rs.getLong("pid");
-        ProcessIdentity process = rs.wasNull() || pid <= 0 ? null : new ProcessIdentity(pid, Instants.read(rs, "pid_start_ms"));
-        Instant planAt = Instants.read(rs, "plan_ms");
-        Plan plan = planAt == null ? null : new Plan(rs.getString("plan_goal"), rs.getString("plan_task"), planAt);
-        AgentKind agent = AgentKind.fromWireName(rs.getString("agent")).orElse(AgentKind.API);
-        return new Session(rs.getString("id"), agent, process, rs.getString("host"), rs.getString("cwd"),
-                rs.getString("repo_root"), Instants.read(rs, "started_ms"), Instants.read(rs, "heartbeat_ms"), rs.getString("name"),
-                rs.getString("parent_id"), rs.getString("key_hash"), plan);
-    }
-
     @Override
-    public synchronized void commit(List<Change> changes) {
+    public synchronized void commit(Batch batch) {
         try {
             if (!Files.exists(file)) {
                 // SQLite would keep writing to the unlinked inode and lose everything at restart.
@@ -259,9 +180,7 @@ public final class SqliteStore implements Store {
                 commit = connection.prepareStatement("COMMIT");
             }
             begin.execute();
-            for (Change change : changes) {
-                write(change);
-            }
+            write(batch);
             commit.execute();
         } catch (SQLException e) {
             // After SQLITE_FULL the driver leaves a failed statement unusable; the next commit prepares fresh ones.
@@ -292,63 +211,11 @@ public final class SqliteStore implements Store {
         }
     }
 
-    private void write(Change change) throws SQLException {
-        if (change instanceof Change.SessionSaved saved) {
-            bindSession(saved.session());
-        } else if (change instanceof Change.SessionRemoved removed) {
-            deleteSession.setString(1, removed.session().id());
-            deleteSession.executeUpdate();
-        } else if (change instanceof Change.SessionEnded sessionEnded) {
-            EndedSession ended = sessionEnded.ended();
-            upsertEnded.setString(1, ended.id());
-            upsertEnded.setString(2, ended.agent().wireName());
-            if (ended.process() == null) {
-                upsertEnded.setNull(3, Types.INTEGER);
-                upsertEnded.setNull(4, Types.INTEGER);
-            } else {
-                upsertEnded.setLong(3, ended.process().pid());
-                Instants.bind(upsertEnded, 4, ended.process().startedAt());
-            }
-            upsertEnded.setString(5, ended.keyHash());
-            upsertEnded.setLong(6, ended.lastHeard().toEpochMilli());
-            upsertEnded.setLong(7, ended.endedAt().toEpochMilli());
-            upsertEnded.executeUpdate();
-        } else if (change instanceof Change.EndedSessionTakenUp takenUp) {
-            deleteEnded.setString(1, takenUp.id());
-            deleteEnded.executeUpdate();
-        } else if (change instanceof Change.EndedSessionsPruned pruned) {
-            for (String id : pruned.ids()) {
-                deleteEnded.setString(1, id);
-                deleteEnded.addBatch();
-            }
-            deleteEnded.executeBatch();
-        } else if (change instanceof Change.LockSaved saved) {
-            FileLock lock = saved.lock();
-            upsertLock.setString(1, lock.file());
-            upsertLock.setString(2, lock.sessionId());
-            upsertLock.setLong(3, lock.acquiredAt().toEpochMilli());
-            Instants.bind(upsertLock, 4, lock.lastEditAt());
-            upsertLock.setInt(5, lock.editInFlight() ? 1 : 0);
-            upsertLock.executeUpdate();
-        } else if (change instanceof Change.LockRemoved removed) {
-            deleteLock.setString(1, removed.lock().file());
-            deleteLock.executeUpdate();
-        } else if (change instanceof Change.NamedLockSaved saved) {
-            NamedLock lock = saved.lock();
-            upsertNamed.setString(1, lock.name());
-            upsertNamed.setLong(2, lock.holder().pid());
-            Instants.bind(upsertNamed, 3, lock.holder().startedAt());
-            upsertNamed.setString(4, lock.host());
-            upsertNamed.setLong(5, lock.acquiredAt().toEpochMilli());
-            upsertNamed.setString(6, lock.purpose());
-            upsertNamed.executeUpdate();
-        } else if (change instanceof Change.NamedLockRemoved removed) {
-            deleteNamed.setString(1, removed.lock().name());
-            deleteNamed.executeUpdate();
-        } else if (coordination.write(change)) {
-            return;
-        } else if (change instanceof Change.Audited audited) {
-            AuditEntry entry = audited.entry();
+    private void write(Batch batch) throws SQLException {
+        for (RowWrite write : batch.rows()) {
+            rows.write(write);
+        }
+        for (AuditEntry entry : batch.audit()) {
             insertAudit.setLong(1, entry.at().toEpochMilli());
             insertAudit.setString(2, entry.action());
             insertAudit.setString(3, entry.sessionId());
@@ -356,42 +223,18 @@ public final class SqliteStore implements Store {
             insertAudit.setString(5, entry.reason());
             insertAudit.setString(6, entry.actor());
             insertAudit.executeUpdate();
-        } else if (change instanceof Change.EventRecorded recorded) {
-            EventRecord event = recorded.event();
+        }
+        for (EventRecord event : batch.events()) {
             insertEvent.setLong(1, event.seq());
             insertEvent.setLong(2, event.at().toEpochMilli());
             insertEvent.setString(3, event.kind());
             insertEvent.setString(4, event.data());
             insertEvent.executeUpdate();
-        } else if (change instanceof Change.EventsPruned pruned) {
-            pruneEvents.setLong(1, pruned.throughSeq());
+        }
+        if (batch.eventsPrunedThrough() > 0) {
+            pruneEvents.setLong(1, batch.eventsPrunedThrough());
             pruneEvents.executeUpdate();
         }
-    }
-
-    private void bindSession(Session session) throws SQLException {
-        upsertSession.setString(1, session.id());
-        upsertSession.setString(2, session.agent().wireName());
-        if (session.process() == null) {
-            upsertSession.setNull(3, Types.INTEGER);
-            upsertSession.setNull(4, Types.INTEGER);
-        } else {
-            upsertSession.setLong(3, session.process().pid());
-            Instants.bind(upsertSession, 4, session.process().startedAt());
-        }
-        upsertSession.setString(5, session.host());
-        upsertSession.setString(6, session.cwd());
-        upsertSession.setString(7, session.repoRoot());
-        upsertSession.setLong(8, session.startedAt().toEpochMilli());
-        upsertSession.setLong(9, session.lastHeartbeat().toEpochMilli());
-        upsertSession.setString(10, session.name());
-        upsertSession.setString(11, session.parentId());
-        upsertSession.setString(12, session.keyHash());
-        Plan plan = session.plan();
-        upsertSession.setString(13, plan == null ? null : plan.goal());
-        upsertSession.setString(14, plan == null ? null : plan.currentTask());
-        Instants.bind(upsertSession, 15, plan == null ? null : plan.updatedAt());
-        upsertSession.executeUpdate();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Registration;
+import dev.baton.session.SessionRows;
 import dev.baton.state.AuditEntry;
 import dev.baton.store.SqliteStore;
 import dev.baton.testing.MutableClock;
@@ -82,7 +83,7 @@ class AuditPrunerTest {
     void endedSessionsAreForgottenWithTheirAge() {
         for (String id : List.of("old", "young")) {
             baton.sessions().register(new Registration(id, AgentKind.CLAUDE_CODE, null, null, null, null, null, null));
-            baton.ledger().write(tx -> baton.locks().endSession(tx, tx.world().session(id).orElseThrow(),
+            baton.ledger().write(tx -> baton.locks().endSession(tx, tx.world().find(SessionRows.SESSIONS, id).orElseThrow(),
                     ReleaseReason.SESSION_ENDED, null));
             clock.advance(Duration.ofHours(3));
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.TestSidecar;
 import dev.baton.http.Json;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.NamedLock;
 import dev.baton.lock.ReleaseReason;
 import java.io.IOException;
@@ -139,9 +140,9 @@ final class FuzzSidecar implements AutoCloseable {
     /** Frees every lock so a request the fuzzer told to wait for one returns instead of holding a thread for minutes. */
     void unblockWaiters() {
         var baton = sidecar.baton();
-        List<FileLock> locks = baton.ledger().read(world -> List.copyOf(world.locks()));
+        List<FileLock> locks = baton.ledger().read(world -> List.copyOf(world.rows(LockRows.FILES)));
         locks.forEach(lock -> baton.locks().release(lock.sessionId(), List.of(lock.file()), ReleaseReason.RELEASED));
-        List<NamedLock> named = baton.ledger().read(world -> List.copyOf(world.namedLocks()));
+        List<NamedLock> named = baton.ledger().read(world -> List.copyOf(world.rows(LockRows.NAMED)));
         named.forEach(lock -> baton.namedLocks().release(lock.name(), lock.holder().pid()));
     }
 

@@ -4,6 +4,7 @@ import dev.baton.Baton;
 import dev.baton.git.TestRepo;
 import dev.baton.home.BatonHome;
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
@@ -233,15 +234,15 @@ final class HookHarness implements AutoCloseable {
 
     Optional<FileLock> lockOf(String relativeFile) {
         String file = repo.path(relativeFile).toString();
-        return baton().ledger().read(world -> world.lock(file));
+        return baton().ledger().read(world -> world.find(LockRows.FILES, file));
     }
 
     int lockCount() {
-        return baton().ledger().read(world -> world.lockCount());
+        return baton().ledger().read(world -> world.count(LockRows.FILES));
     }
 
     List<String> filesHeldBy(String sessionId) {
-        return baton().ledger().read(world -> world.filesOf(sessionId).stream()
+        return baton().ledger().read(world -> world.keysIn(LockRows.FILES, sessionId).stream()
                 .map(file -> repo.root().relativize(Path.of(file)).toString())
                 .toList());
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,7 +44,7 @@ class SupervisorHandOverHookTest extends HookFixture {
         harness.run("claude", "PreToolUse", edit(ORDER));
 
         harness.baton().ledger().write(tx -> {
-            Session session = tx.world().session(CLAUDE_SESSION).orElseThrow();
+            Session session = tx.world().find(SessionRows.SESSIONS, CLAUDE_SESSION).orElseThrow();
             return harness.baton().locks().endSession(tx, session, ReleaseReason.SESSION_ENDED, SUPERVISOR);
         });
         ScriptRun next = harness.run("claude", "PreToolUse", edit(CART));

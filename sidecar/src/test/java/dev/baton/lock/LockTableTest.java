@@ -9,6 +9,7 @@ import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.session.AgentKind;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registration;
+import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import dev.baton.store.SqliteStore;
@@ -52,7 +53,7 @@ class LockTableTest {
     }
 
     private int lockCount() {
-        Integer count = baton.ledger().read(dev.baton.state.World::lockCount);
+        Integer count = baton.ledger().read(world -> world.count(LockRows.FILES));
         return count;
     }
 
@@ -290,7 +291,8 @@ class LockTableTest {
         String sub = session("p/sub", null, parent);
         take(sub, "/repo/s");
 
-        baton.ledger().write(tx -> locks.endSession(tx, tx.world().session(parent).orElseThrow(), ReleaseReason.SESSION_ENDED, null));
+        baton.ledger().write(tx -> locks.endSession(tx, tx.world().find(SessionRows.SESSIONS, parent).orElseThrow(),
+                ReleaseReason.SESSION_ENDED, null));
 
         assertThat(locks.holderOf("/repo/s")).isEmpty();
         assertThat(baton.sessions().find(sub)).isEmpty();

@@ -9,6 +9,7 @@ import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.TestSidecar.Reply;
 import dev.baton.http.Json;
+import dev.baton.lock.LockRows;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -201,7 +202,7 @@ class McpEndpointTest {
 
         assertThat(sidecar.baton().locks().locksOf(a.id())).isEmpty();
         assertThat(sidecar.baton().locks().locksOf(b.id())).isEmpty();
-        int locks = sidecar.baton().ledger().read(world -> world.lockCount());
+        int locks = sidecar.baton().ledger().read(world -> world.count(LockRows.FILES));
         assertThat(locks).isZero();
     }
 

@@ -210,7 +210,7 @@ class MessageApiTest {
         JsonNode inbox = inbox(alpha, "");
         assertThat(inbox.path("total").asInt()).isEqualTo(1);
         assertThat(inbox.path("unread").asInt()).isEqualTo(1);
-        int stored = sidecar.baton().ledger().read(world -> world.messages().size());
+        int stored = sidecar.baton().ledger().read(world -> world.table(MessageRows.MESSAGES).byKey().size());
         assertThat(stored).isEqualTo(1);
     }
 
@@ -220,7 +220,8 @@ class MessageApiTest {
         send(alpha, bravo.id(), "for bravo");
         sidecar.delete("/v1/sessions/" + alpha.id(), alpha.proof());
         sidecar.baton().sweepCoordination();
-        List<String> kept = sidecar.baton().ledger().read(world -> world.messages().values().stream().map(Message::text).toList());
+        List<String> kept = sidecar.baton().ledger().read(world -> world.table(MessageRows.MESSAGES).byKey().values().stream()
+                .map(Message::text).toList());
         assertThat(kept).containsExactly("for bravo");
     }
 

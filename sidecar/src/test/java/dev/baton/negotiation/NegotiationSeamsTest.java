@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
+import dev.baton.lock.LockChange;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.state.Change;
 import java.io.IOException;
@@ -69,10 +70,10 @@ class NegotiationSeamsTest {
         sidecar.baton().locks().forceRelease(sidecar.file("src/App.java"), "supervisor:test");
 
         assertThat(commits).singleElement().satisfies(changes -> {
-            assertThat(changes).anySatisfy(change -> assertThat(change).isInstanceOf(Change.LockRemoved.class));
+            assertThat(changes).anySatisfy(change -> assertThat(change).isInstanceOf(LockChange.LockRemoved.class));
             assertThat(changes).anySatisfy(change -> {
-                assertThat(change).isInstanceOf(Change.NegotiationSaved.class);
-                Negotiation saved = ((Change.NegotiationSaved) change).negotiation();
+                assertThat(change).isInstanceOf(NegotiationChange.NegotiationSaved.class);
+                Negotiation saved = ((NegotiationChange.NegotiationSaved) change).negotiation();
                 assertThat(saved.id()).isEqualTo(id);
                 assertThat(saved.state()).isEqualTo(NegotiationStatus.RELEASED);
                 assertThat(saved.resolution()).isEqualTo("forced");
@@ -91,8 +92,8 @@ class NegotiationSeamsTest {
         sidecar.baton().sweepCoordination();
 
         List<Negotiation> saved = commits.stream().flatMap(List::stream)
-                .filter(change -> change instanceof Change.NegotiationSaved)
-                .map(change -> ((Change.NegotiationSaved) change).negotiation())
+                .filter(change -> change instanceof NegotiationChange.NegotiationSaved)
+                .map(change -> ((NegotiationChange.NegotiationSaved) change).negotiation())
                 .toList();
         assertThat(saved).singleElement().satisfies(n -> {
             assertThat(n.id()).isEqualTo(id);

@@ -12,13 +12,13 @@ abstract class ForwardingStore implements Store {
     }
 
     @Override
-    public void commit(List<Change> changes) {
-        real.commit(changes);
+    public void commit(Batch batch) {
+        real.commit(batch);
     }
 
     @Override
-    public Snapshot load() {
-        return real.load();
+    public <K, R> List<R> load(RowKind<K, R> kind) {
+        return real.load(kind);
     }
 
     @Override

@@ -7,6 +7,8 @@ import dev.baton.Baton;
 import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
+import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Registration;
 import dev.baton.store.SqliteStore;
@@ -246,7 +248,7 @@ class GroupCommitTest {
         }
 
         @Override
-        public void commit(List<Change> changes) {
+        public void commit(Batch batch) {
             if (holdNext) {
                 holdNext = false;
                 counting = true;
@@ -260,9 +262,10 @@ class GroupCommitTest {
                     throw new StoreException("the test failed this commit", null);
                 }
             }
-            real.commit(changes);
-            List<String> locks = changes.stream().filter(Change.LockSaved.class::isInstance)
-                    .map(change -> ((Change.LockSaved) change).lock().file()).toList();
+            real.commit(batch);
+            List<String> locks = batch.rows().stream()
+                    .filter(write -> write instanceof RowWrite.Upsert<?> && write.kind() == LockRows.FILES)
+                    .map(write -> ((FileLock) ((RowWrite.Upsert<?>) write).row()).file()).toList();
             durableLocks.addAll(locks);
             if (counting && !locks.isEmpty()) {
                 lockCommits.add(locks.size());

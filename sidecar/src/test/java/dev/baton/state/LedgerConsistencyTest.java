@@ -7,6 +7,7 @@ import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.LockResult;
+import dev.baton.lock.LockRows;
 import dev.baton.lock.ReleaseOutcome;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.AgentKind;
@@ -77,7 +78,7 @@ class LedgerConsistencyTest {
                 pool.shutdownNow();
             }
             store.failing = false;
-            inMemory = baton.ledger().read(world -> world.locks().stream()
+            inMemory = baton.ledger().read(world -> world.rows(LockRows.FILES).stream()
                     .collect(Collectors.toMap(FileLock::file, FileLock::sessionId, (a, b) -> a, TreeMap::new)));
             audit = store.auditSince(0, Integer.MAX_VALUE);
         }
@@ -87,7 +88,7 @@ class LedgerConsistencyTest {
         told.forEach((session, files) -> files.forEach(file -> expected.put(file, session)));
         Map<String, String> onDisk;
         try (SqliteStore reopened = new SqliteStore(database)) {
-            onDisk = reopened.load().locks().stream()
+            onDisk = reopened.load(LockRows.FILES).stream()
                     .collect(Collectors.toMap(FileLock::file, FileLock::sessionId, (a, b) -> a, TreeMap::new));
         }
         assertThat(inMemory).as("held in memory").isEqualTo(expected);
@@ -164,7 +165,7 @@ class LedgerConsistencyTest {
         }
 
         @Override
-        public void commit(List<Change> changes) {
+        public void commit(Batch batch) {
             boolean fail;
             synchronized (random) {
                 fail = failing && random.nextInt(FAIL_ONE_IN) == 0;
@@ -173,7 +174,7 @@ class LedgerConsistencyTest {
                 failed.incrementAndGet();
                 throw new StoreException("the test failed this commit", null);
             }
-            real.commit(changes);
+            real.commit(batch);
         }
     }
 }

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.Baton;
 import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.AcquireRequest;
+import dev.baton.lock.LockChange;
 import dev.baton.session.AgentKind;
 import dev.baton.session.Registration;
+import dev.baton.session.SessionChange;
 import dev.baton.store.SqliteStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,8 +66,8 @@ class LedgerTest {
             baton.sessions().register(new Registration("a", AgentKind.CLI, null, null, null, null, null, null));
             baton.locks().acquire(AcquireRequest.explicit("a", List.of("/r/x"), Duration.ZERO));
 
-            assertThat(seen).filteredOn(c -> c instanceof Change.LockSaved).hasSize(1);
-            assertThat(seen.get(0)).isInstanceOf(Change.SessionSaved.class);
+            assertThat(seen).filteredOn(c -> c instanceof LockChange.LockSaved).hasSize(1);
+            assertThat(seen.get(0)).isInstanceOf(SessionChange.SessionSaved.class);
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.baton.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.state.AuditEntry;
-import dev.baton.state.Change;
+import dev.baton.state.Batch;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,8 +39,8 @@ class AuditStoreTest {
             assertThat(store.history("/repo/a.txt", 10)).extracting(AuditEntry::id, AuditEntry::action)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(9L, "released"),
                             org.assertj.core.groups.Tuple.tuple(5L, "acquired"));
-            store.commit(List.of(new Change.Audited(AuditEntry.of(Instant.ofEpochMilli(3000), "acquired", "s2",
-                    "/repo/a.txt", null, null))));
+            store.commit(new Batch(1, List.of(), List.of(AuditEntry.of(Instant.ofEpochMilli(3000), "acquired", "s2",
+                    "/repo/a.txt", null, null)), List.of(), 0));
             assertThat(store.auditSince(9, 10)).extracting(AuditEntry::id, AuditEntry::sessionId)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(10L, "s2"));
         }

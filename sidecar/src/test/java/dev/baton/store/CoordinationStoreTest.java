@@ -7,8 +7,10 @@ import dev.baton.testing.MutableClock;
 import dev.baton.TestSidecar;
 import dev.baton.TestSidecar.Agent;
 import dev.baton.TestSidecar.Reply;
+import dev.baton.message.MessageRows;
 import dev.baton.negotiation.Answer;
 import dev.baton.negotiation.NegotiationRequest;
+import dev.baton.negotiation.NegotiationRows;
 import dev.baton.negotiation.NegotiationView;
 import dev.baton.negotiation.Urgency;
 import java.nio.file.Files;
@@ -73,7 +75,7 @@ class CoordinationStoreTest {
             statement.execute("PRAGMA user_version = 1");
         }
         SqliteStore upgraded = new SqliteStore(file);
-        assertThat(upgraded.load().negotiations()).isEmpty();
+        assertThat(upgraded.load(NegotiationRows.NEGOTIATIONS)).isEmpty();
         upgraded.close();
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement statement = connection.createStatement();
@@ -100,9 +102,10 @@ class CoordinationStoreTest {
 
             Reply message = sidecar.post("/v1/messages", Map.of("session_id", b.id(), "to", a.id(), "text", "hi"), b.proof());
             assertThat(message.status()).isEqualTo(503);
-            int stored = sidecar.baton().ledger().read(world -> world.messages().size());
+            int stored = sidecar.baton().ledger().read(world -> world.table(MessageRows.MESSAGES).byKey().size());
             assertThat(stored).isZero();
-            boolean told = sidecar.baton().ledger().read(world -> world.negotiation(id).orElseThrow().holderNotified());
+            boolean told = sidecar.baton().ledger().read(world -> world.find(NegotiationRows.NEGOTIATIONS, id).orElseThrow()
+                    .holderNotified());
             assertThat(told).isFalse();
         }
     }

@@ -2,7 +2,7 @@ package dev.baton.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.state.Change;
+import dev.baton.state.Batch;
 import dev.baton.state.EventRecord;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -29,9 +29,8 @@ class EventLogStoreTest {
         try (SqliteStore store = new SqliteStore(dir.resolve("baton.db"))) {
             assertThat(store.newestEventSeq()).isZero();
             assertThat(store.oldestEventSeq()).isZero();
-            store.commit(List.of(new Change.EventRecorded(event(1)), new Change.EventRecorded(event(2)),
-                    new Change.EventRecorded(event(3))));
-            store.commit(List.of(new Change.EventRecorded(event(4)), new Change.EventsPruned(2)));
+            store.commit(new Batch(1, List.of(), List.of(), List.of(event(1), event(2), event(3)), 0));
+            store.commit(new Batch(2, List.of(), List.of(), List.of(event(4)), 2));
 
             assertThat(store.oldestEventSeq()).isEqualTo(3);
             assertThat(store.newestEventSeq()).isEqualTo(4);

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.state.AuditEntry;
-import dev.baton.state.Change;
+import dev.baton.state.Batch;
+import dev.baton.state.RowWrite;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -38,15 +40,16 @@ class ExclusiveStoreTest {
     void anotherProgramCanNeitherReadNorChangeTheRowsWhileTheStoreIsOpenAndCanAfter() throws Exception {
         Path file = dir.resolve("baton.db");
         try (SqliteStore store = new SqliteStore(file)) {
-            store.commit(List.of(lock("/repo/a.txt")));
+            store.commit(rows(lock("/repo/a.txt")));
 
             assertThatThrownBy(() -> query(file, "SELECT count(*) FROM locks")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("locked");
             assertThatThrownBy(() -> query(file, "DELETE FROM locks")).isInstanceOf(SQLException.class)
                     .hasMessageContaining("locked");
 
-            store.commit(List.of(lock("/repo/b.txt")));
-            assertThat(store.load().locks()).extracting(FileLock::file).containsExactlyInAnyOrder("/repo/a.txt", "/repo/b.txt");
+            store.commit(rows(lock("/repo/b.txt")));
+            assertThat(store.load(LockRows.FILES)).extracting(FileLock::file)
+                    .containsExactlyInAnyOrder("/repo/a.txt", "/repo/b.txt");
         }
         assertThat(query(file, "SELECT count(*) FROM locks")).isEqualTo("2");
     }
@@ -62,9 +65,9 @@ class ExclusiveStoreTest {
                 assertThat(rs.getInt(1)).isZero();
             }
             try (SqliteStore store = new SqliteStore(file)) {
-                store.commit(List.of(lock("/repo/a.txt")));
+                store.commit(rows(lock("/repo/a.txt")));
 
-                assertThat(store.load().locks()).extracting(FileLock::file).containsExactly("/repo/a.txt");
+                assertThat(store.load(LockRows.FILES)).extracting(FileLock::file).containsExactly("/repo/a.txt");
                 try (ResultSet rs = statement.executeQuery("SELECT count(*) FROM locks")) {
                     assertThat(rs.getInt(1)).isOne();
                 }
@@ -90,8 +93,9 @@ class ExclusiveStoreTest {
         Path shm = dir.resolve("baton.db-shm");
         try (SqliteStore store = new SqliteStore(file)) {
             for (int i = 0; i < 5; i++) {
-                store.commit(List.of(lock("/repo/f" + i + ".txt"),
-                        new Change.Audited(AuditEntry.of(Instant.ofEpochMilli(i), "acquire", "s1", "/repo/f" + i + ".txt", null, null))));
+                store.commit(new Batch(i + 1, List.of(lock("/repo/f" + i + ".txt")),
+                        List.of(AuditEntry.of(Instant.ofEpochMilli(i), "acquire", "s1", "/repo/f" + i + ".txt", null, null)),
+                        List.of(), 0));
                 long frames = (Files.size(wal) - WAL_HEADER) / (FRAME_HEADER + SqliteStore.PAGE_SIZE);
                 assertThat(Files.exists(shm)).as("baton.db-shm after commit %d", i).isTrue();
                 assertThat(maxFrame(shm)).as("frames the index counts after commit %d", i).isEqualTo(frames).isPositive();
@@ -104,8 +108,12 @@ class ExclusiveStoreTest {
         return Integer.toUnsignedLong(header.getInt(MAX_FRAME));
     }
 
-    private static Change lock(String path) {
-        return new Change.LockSaved(new FileLock(path, "s1", Instant.ofEpochMilli(1_000), null, false), true);
+    private static RowWrite lock(String path) {
+        return new RowWrite.Upsert<>(LockRows.FILES, new FileLock(path, "s1", Instant.ofEpochMilli(1_000), null, false));
+    }
+
+    private static Batch rows(RowWrite... writes) {
+        return new Batch(1, List.of(writes), List.of(), List.of(), 0);
     }
 
     /** A query as another program (the sqlite3 shell, say) would run it: its own connection, without waiting. */

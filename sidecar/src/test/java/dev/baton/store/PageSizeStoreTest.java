@@ -3,8 +3,10 @@ package dev.baton.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.lock.FileLock;
+import dev.baton.lock.LockRows;
 import dev.baton.state.AuditEntry;
-import dev.baton.state.Change;
+import dev.baton.state.Batch;
+import dev.baton.state.RowWrite;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,14 +35,15 @@ class PageSizeStoreTest {
         Path file = dir.resolve("baton.db");
         Instant at = Instant.ofEpochMilli(1_000);
         try (SqliteStore store = new SqliteStore(file)) {
-            store.commit(List.of(new Change.LockSaved(new FileLock("/repo/a.txt", "s1", at, null, false), true),
-                    new Change.Audited(AuditEntry.of(at, "acquire", "s1", "/repo/a.txt", null, null))));
+            FileLock lock = new FileLock("/repo/a.txt", "s1", at, null, false);
+            store.commit(new Batch(1, List.of(new RowWrite.Upsert<>(LockRows.FILES, lock)),
+                    List.of(AuditEntry.of(at, "acquire", "s1", "/repo/a.txt", null, null)), List.of(), 0));
         }
         giveOldPages(file);
         assertThat(pragma(file, "page_size")).isEqualTo("4096");
 
         try (SqliteStore store = new SqliteStore(file)) {
-            assertThat(store.load().locks()).extracting(FileLock::file, FileLock::sessionId)
+            assertThat(store.load(LockRows.FILES)).extracting(FileLock::file, FileLock::sessionId)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("/repo/a.txt", "s1"));
             assertThat(store.history("/repo/a.txt", 10)).extracting(AuditEntry::action).containsExactly("acquire");
         }
