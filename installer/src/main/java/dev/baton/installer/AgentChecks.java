@@ -2,8 +2,7 @@ package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.installer.Doctor.Check;
-import dev.baton.installer.Doctor.Status;
+import dev.baton.installer.Check.Status;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

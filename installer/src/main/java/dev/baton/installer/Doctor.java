@@ -2,6 +2,7 @@ package dev.baton.installer;
 
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
+import dev.baton.installer.Check.Status;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -16,28 +17,6 @@ import java.util.OptionalLong;
 
 /** {@code baton doctor}: checks every piece an agent needs to reach Baton and says how to fix what is wrong. */
 public final class Doctor {
-
-    /** How a check came out; SKIPPED is for agents this machine does not use and counts as fine. */
-    public enum Status {
-        OK("✔"), PROBLEM("✘"), SKIPPED("–");
-
-        final String symbol;
-
-        Status(String symbol) {
-            this.symbol = symbol;
-        }
-    }
-
-    /** One line of the report, with the fix to apply when it is a problem. */
-    public record Check(Status status, String subject, String detail, String fix) {
-        static Check ok(String subject, String detail) {
-            return new Check(Status.OK, subject, detail, "");
-        }
-
-        static Check problem(String subject, String detail, String fix) {
-            return new Check(Status.PROBLEM, subject, detail, fix);
-        }
-    }
 
     private final InstallLayout layout;
     private final Path project;

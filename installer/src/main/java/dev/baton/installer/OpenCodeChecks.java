@@ -1,8 +1,7 @@
 package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.installer.Doctor.Check;
-import dev.baton.installer.Doctor.Status;
+import dev.baton.installer.Check.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

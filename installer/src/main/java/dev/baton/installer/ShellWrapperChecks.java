@@ -1,8 +1,7 @@
 package dev.baton.installer;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.installer.Doctor.Check;
-import dev.baton.installer.Doctor.Status;
+import dev.baton.installer.Check.Status;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

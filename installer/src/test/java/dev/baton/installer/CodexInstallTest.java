@@ -237,10 +237,10 @@ class CodexInstallTest extends MachineFixture {
         Path config = machine.home.resolve(".codex/config.toml");
         Files.writeString(config, read(config).replaceAll("sha256:[0-9a-f]{64}", "sha256:0000"));
 
-        List<Doctor.Check> checks = new Doctor(machine.layout(), machine.project, java.time.Duration.ofSeconds(2)).run();
+        List<Check> checks = new Doctor(machine.layout(), machine.project, java.time.Duration.ofSeconds(2)).run();
 
         assertThat(checks).filteredOn(check -> check.subject().equals("Codex trust")).singleElement().satisfies(check -> {
-            assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+            assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
             assertThat(check.detail()).contains("Codex skips Baton's untrusted hooks pre_tool_use:0:0");
             assertThat(check.fix()).contains("baton install --codex --scope user");
         });

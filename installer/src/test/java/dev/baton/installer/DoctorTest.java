@@ -55,13 +55,13 @@ class DoctorTest extends MachineFixture {
     void theDoctorTriesTheShellGuardAndSaysHowEachAgentsShellCommandsAreGuarded() throws Exception {
         machine.install(Scope.USER);
 
-        List<Doctor.Check> checks = doctor().run();
+        List<Check> checks = doctor().run();
 
         assertThat(checks).filteredOn(check -> check.subject().equals("shell guard")).singleElement()
                 .satisfies(check -> assertThat(check.detail()).startsWith("agents' shell commands find the files other"
                         + " sessions hold read-only"));
         assertThat(checks).filteredOn(check -> check.subject().equals("Claude shell")).singleElement()
-                .satisfies(check -> assertThat(check.status()).isEqualTo(Doctor.Status.OK));
+                .satisfies(check -> assertThat(check.status()).isEqualTo(Check.Status.OK));
         assertThat(checks).filteredOn(check -> check.subject().equals("Codex shell")).singleElement()
                 .satisfies(check -> assertThat(check.detail()).contains("BASH_ENV"));
 
@@ -71,7 +71,7 @@ class DoctorTest extends MachineFixture {
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude shell")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
                     assertThat(check.fix()).isEqualTo("run `baton install --claude` again");
                 });
     }
@@ -121,11 +121,11 @@ class DoctorTest extends MachineFixture {
         startSidecar(503, "{\"error\":{\"code\":\"STARTING\",\"message\":\"opening the database\"}}");
         machine.install(Scope.USER);
 
-        List<Doctor.Check> checks = doctor().run();
+        List<Check> checks = doctor().run();
 
         assertThat(checks).filteredOn(check -> check.subject().equals("sidecar")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
                     assertThat(check.detail()).contains("answered HTTP 503");
                 });
     }
@@ -165,7 +165,7 @@ class DoctorTest extends MachineFixture {
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("BATON_HOME")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
                     assertThat(check.detail()).contains("writable by other users").doesNotContain("chmod");
                     assertThat(check.fix()).contains("chmod 700 " + machine.layout().batonHome());
                 });
@@ -180,7 +180,7 @@ class DoctorTest extends MachineFixture {
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("BATON_HOME")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
                     assertThat(check.detail()).contains("belongs to nobody").doesNotContain("chown");
                     assertThat(check.fix()).contains("chown root " + home).doesNotContain("chmod");
                 });
@@ -209,7 +209,7 @@ class DoctorTest extends MachineFixture {
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
                     assertThat(check.detail()).contains("does not run this install's baton-mcp as Baton's MCP server (command)");
                     assertThat(check.fix()).isEqualTo("baton install --claude --scope user");
                 });
@@ -228,7 +228,7 @@ class DoctorTest extends MachineFixture {
 
         assertThat(doctor().run()).filteredOn(check -> check.subject().equals("Claude MCP run")).singleElement()
                 .satisfies(check -> {
-                    assertThat(check.status()).isEqualTo(Doctor.Status.PROBLEM);
+                    assertThat(check.status()).isEqualTo(Check.Status.PROBLEM);
                     assertThat(check.detail()).isEqualTo("Baton's MCP server, started as Claude Code starts it, tools/list"
                             + " failed: Baton's sidecar did not start within 20 s");
                 });
@@ -245,10 +245,10 @@ class DoctorTest extends MachineFixture {
                 "PATH", "/usr/bin:/bin", "BATON_HOME", machine.layout().batonHome().toString(),
                 "BATON_PORT", "7999", "AWS_SECRET_ACCESS_KEY", "not for Baton"));
 
-        List<Doctor.Check> checks = new Doctor(machine.layout(), machine.project, Duration.ofSeconds(2), env).run();
+        List<Check> checks = new Doctor(machine.layout(), machine.project, Duration.ofSeconds(2), env).run();
 
         assertThat(checks).filteredOn(check -> check.subject().equals("Codex MCP run")).singleElement()
-                .satisfies(check -> assertThat(check.status()).isEqualTo(Doctor.Status.OK));
+                .satisfies(check -> assertThat(check.status()).isEqualTo(Check.Status.OK));
         assertThat(read(seen)).contains("BATON_HOME=" + machine.layout().batonHome(), "BATON_PORT=7999", "HOME=")
                 .doesNotContain("AWS_SECRET_ACCESS_KEY");
     }
