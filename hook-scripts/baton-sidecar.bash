@@ -23,7 +23,7 @@ time_left() {
 }
 
 # Runs the function "$@" in a child process (a fork of the calling script, no new program) and waits for what it
-# prints, up to the deadline, on a descriptor bash picks above 9 (a wrapped command keeps the ones it was given).
+# prints, up to the deadline, on a descriptor bash picks above 9 (clear of the fixed ones the scripts use).
 # The child prints "+" once the part that fails at once has passed (connecting), then its result, and exits.
 # Sets $output to the result. Returns 0 when it came whole, 1 when the child printed nothing (it could not
 # connect), 2 when the deadline passed first (the child is then ended).
