@@ -2,6 +2,7 @@ package dev.baton.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.HookScript;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellCommand;
@@ -26,8 +27,8 @@ final class ShellHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShellHook.class);
 
-    /** The wrapper (baton-shell) is a Perl program: a command rewritten to run through it needs its interpreter. */
-    private static final boolean WRAPPER_RUNS = Files.isExecutable(Path.of("/usr/bin/perl"));
+    /** A command rewritten to run through the wrapper needs the wrapper's interpreter. */
+    private static final boolean WRAPPER_RUNS = Files.isExecutable(HookScript.SHELL_INTERPRETER);
 
     static final Set<String> SHELL_TOOLS = Set.of("bash", "powershell", "shell", "exec_command", "local_shell",
             "run_shell_command");
@@ -127,8 +128,8 @@ final class ShellHook {
         if (dialect.rewritesArguments() && WRAPPER_RUNS && script != null && script.startsWith("/") && input != null && input.isObject()
                 && input.path("command").isTextual() && !powershell && enforcement.othersHoldFiles(session)) {
             ObjectNode arguments = ((ObjectNode) input).deepCopy();
-            // The wrapper, baton-shell, is installed beside the hook script.
-            String wrapper = script.substring(0, script.lastIndexOf('/') + 1) + "baton-shell";
+            // The wrapper is installed beside the hook script.
+            String wrapper = script.substring(0, script.lastIndexOf('/') + 1) + HookScript.SHELL_WRAPPER;
             arguments.put("command", quoted(wrapper) + " -c " + singleQuoted(command));
             return new HookReply.Rewrite(arguments, context);
         }
