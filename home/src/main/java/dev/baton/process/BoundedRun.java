@@ -33,8 +33,10 @@ public record BoundedRun(int exit, byte[] out, byte[] err, boolean timedOut) {
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         Process process = builder.start();
-        Drain out = new Drain(process.getInputStream(), "out");
-        Drain err = new Drain(process.getErrorStream(), "err");
+        // A stream the builder sends elsewhere gets no reader thread: git runs on every shell command's check.
+        Drain out = builder.redirectOutput() == ProcessBuilder.Redirect.PIPE ? new Drain(process.getInputStream(), "out") : null;
+        Drain err = builder.redirectError() == ProcessBuilder.Redirect.PIPE && !builder.redirectErrorStream()
+                ? new Drain(process.getErrorStream(), "err") : null;
         try {
             try (OutputStream stdin = process.getOutputStream()) {
                 stdin.write(input);
@@ -43,12 +45,15 @@ public record BoundedRun(int exit, byte[] out, byte[] err, boolean timedOut) {
             }
             if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 kill(process);
-                return new BoundedRun(-1, out.taken(), err.taken(), true);
+                return new BoundedRun(-1, Drain.taken(out), Drain.taken(err), true);
             }
             long grace = Math.min(GRACE_MILLIS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            out.join(grace);
-            err.join(grace);
-            return new BoundedRun(process.exitValue(), out.taken(), err.taken(), false);
+            for (Drain drain : new Drain[] {out, err}) {
+                if (drain != null) {
+                    drain.join(grace);
+                }
+            }
+            return new BoundedRun(process.exitValue(), Drain.taken(out), Drain.taken(err), false);
         } catch (InterruptedException e) {
             kill(process);
             throw e;
@@ -87,19 +92,19 @@ public record BoundedRun(int exit, byte[] out, byte[] err, boolean timedOut) {
             byte[] chunk = new byte[8192];
             try (in) {
                 for (int read; (read = in.read(chunk)) >= 0; ) {
-                    synchronized (buffer) {
-                        buffer.write(chunk, 0, read);
-                    }
+                    buffer.write(chunk, 0, read); // ByteArrayOutputStream's methods are synchronized
                 }
             } catch (IOException e) {
                 // the stream was closed under the read (the command was killed): what came is kept
             }
         }
 
-        byte[] taken() {
-            synchronized (buffer) {
-                return buffer.toByteArray();
+        /** What {@code drain} has read so far; nothing for a stream that had none. */
+        static byte[] taken(Drain drain) {
+            if (drain == null) {
+                return new byte[0];
             }
+            return drain.buffer.toByteArray();
         }
     }
 }
