@@ -5,6 +5,7 @@ import dev.baton.liveness.ProcessLiveness;
 import dev.baton.lock.LeftOverWork;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.LockTable;
+import dev.baton.lock.SharedLockSpace;
 import dev.baton.lock.NamedLockTable;
 import dev.baton.message.MessageRows;
 import dev.baton.message.Messages;
@@ -49,17 +50,27 @@ public final class Baton implements AutoCloseable {
     private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl) {
+        this(store, clock, processes, heartbeatTtl, SharedLockSpace.LOCAL);
+    }
+
+    /** @param shared the lock space shared with other machines of a team; {@link SharedLockSpace#LOCAL} without one */
+    public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl, SharedLockSpace shared) {
         this.ledger = new Ledger(store, clock, ROW_KINDS);
         this.liveness = new HolderLiveness(processes, heartbeatTtl);
         this.sessions = new SessionRegistry(ledger);
-        this.locks = new LockTable(ledger, liveness);
+        this.locks = new LockTable(ledger, liveness, shared);
         this.namedLocks = new NamedLockTable(ledger, liveness);
         this.identity = new AgentIdentity(sessions);
         this.negotiations = new Negotiations(ledger, locks);
         this.messages = new Messages(ledger);
         this.plans = new Plans(ledger);
         HandOverNotices handOvers = new HandOverNotices();
-        this.notices = new SessionNotices(ledger, messages, handOvers);
+        NoticeSource sessionNotices = new SessionNotices(ledger, messages, handOvers);
+        this.notices = sessionId -> {
+            List<String> shown = new java.util.ArrayList<>(shared.takeNotices(sessionId));
+            shown.addAll(sessionNotices.takeNotices(sessionId));
+            return shown;
+        };
         // Interceptors run in registration order; negotiation resolution comes first so that later
         // ones (the event log) see the resolutions it adds.
         ledger.addInterceptor(new NegotiationResolver());

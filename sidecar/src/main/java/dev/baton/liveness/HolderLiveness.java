@@ -61,14 +61,24 @@ public final class HolderLiveness {
      * @throws IllegalArgumentException naming the variable when the value is not a positive duration
      */
     public static Duration heartbeatTtl(Map<String, String> env) {
-        String value = env.get(TTL_VARIABLE);
+        return durationSetting(env, TTL_VARIABLE, DEFAULT_HEARTBEAT_TTL);
+    }
+
+    /**
+     * A duration the environment sets in {@code variable} (seconds, or a number with {@code s}, {@code m}/{@code min}
+     * or {@code h}); {@code fallback} when unset.
+     *
+     * @throws IllegalArgumentException naming the variable when the value is not a positive duration
+     */
+    public static Duration durationSetting(Map<String, String> env, String variable, Duration fallback) {
+        String value = env.get(variable);
         if (value == null || value.isBlank()) {
-            return DEFAULT_HEARTBEAT_TTL;
+            return fallback;
         }
         Matcher matcher = TTL.matcher(value.trim().toLowerCase(Locale.ROOT));
         long amount = matcher.matches() ? Long.parseLong(matcher.group(1)) : 0;
         if (amount <= 0) {
-            throw new IllegalArgumentException(TTL_VARIABLE + " must be a positive duration such as 1800, 45m or 2h,"
+            throw new IllegalArgumentException(variable + " must be a positive duration such as 1800, 45m or 2h,"
                     + " was '" + value + "'");
         }
         String unit = matcher.group(2) == null ? "s" : matcher.group(2);

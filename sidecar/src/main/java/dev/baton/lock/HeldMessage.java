@@ -39,6 +39,9 @@ public final class HeldMessage {
         if (holder.name() != null && !holder.name().isBlank()) {
             text.append(" \"").append(holder.name()).append('"');
         }
+        if (holder.machine() != null) {
+            text.append(" on machine ").append(holder.machine());
+        }
         text.append(" (");
         if (holder.pid() != null) {
             text.append("pid ").append(holder.pid()).append(", ");
@@ -53,7 +56,11 @@ public final class HeldMessage {
         if (holder.plan() != null && !holder.plan().isBlank()) {
             text.append(", plan: '").append(holder.plan()).append('\'');
         }
-        return text.append(')').toString();
+        text.append(')');
+        if (holder.note() != null) {
+            text.append("; ").append(holder.note());
+        }
+        return text.toString();
     }
 
     /** How a blocked file is named: as given, and when it is another path to a held file, which one. */

@@ -2,7 +2,11 @@ package dev.baton.lock;
 
 import java.time.Instant;
 
-/** Who holds a file, as a blocked caller needs to see it: enough to judge whether to wait or ask. */
+/**
+ * Who holds a file, as a blocked caller needs to see it: enough to judge whether to wait or ask. {@code machine} names
+ * the sidecar's machine when another machine of the team holds it (null for this machine); {@code note} says what
+ * else the caller must know about such a hold (the team database unreachable, this machine's lease lapsed).
+ */
 public record Holder(
         String session,
         String agent,
@@ -14,5 +18,12 @@ public record Holder(
         Instant lastEdit,
         Instant lastHeartbeat,
         String name,
-        String plan) {
+        String plan,
+        String machine,
+        String note) {
+
+    public Holder(String session, String agent, Long pid, String alive, String host, String cwd, Instant since,
+                  Instant lastEdit, Instant lastHeartbeat, String name, String plan) {
+        this(session, agent, pid, alive, host, cwd, since, lastEdit, lastHeartbeat, name, plan, null, null);
+    }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -28,12 +29,19 @@ public final class LockTable {
 
     private final Ledger ledger;
     private final HolderLiveness liveness;
+    private final SharedLockSpace shared;
     private final FileAliases aliases = new FileAliases();
     private volatile WaitObserver waitObserver = WaitObserver.NONE;
 
     public LockTable(Ledger ledger, HolderLiveness liveness) {
+        this(ledger, liveness, SharedLockSpace.LOCAL);
+    }
+
+    /** @param shared the lock space shared with other machines; {@link SharedLockSpace#LOCAL} on one machine */
+    public LockTable(Ledger ledger, HolderLiveness liveness, SharedLockSpace shared) {
         this.ledger = ledger;
         this.liveness = liveness;
+        this.shared = shared;
         ledger.addListener(changes -> changes.forEach(change -> {
             if (change instanceof LockChange.LockRemoved removed) {
                 aliases.forget(removed.lock().file());
@@ -57,16 +65,16 @@ public final class LockTable {
         WaitObserver observer = waitObserver;
         Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> {
             Attempt attempt = attempt(tx, request, files, true);
-            if (waits && !attempt.blocked.isEmpty()) {
-                observer.waitStarted(tx, request.sessionId(), List.copyOf(attempt.blocked.keySet()));
+            if (waits && attempt.isBlocked()) {
+                observer.waitStarted(tx, request.sessionId(), attempt.blockedFiles());
             }
             return attempt;
         });
         Attempt result = first.value();
-        if (result.blocked.isEmpty() || !waits) {
+        if (!result.isBlocked() || !waits) {
             return result.outcome();
         }
-        List<String> waitedFor = List.copyOf(result.blocked.keySet());
+        List<String> waitedFor = result.blockedFiles();
         long deadline = System.nanoTime() + request.waitFor().toNanos();
         long seen = first.version();
         String deadlock = observer.deadlockOf(request.sessionId()).orElse(null); // this wait may close a cycle
@@ -74,10 +82,10 @@ public final class LockTable {
             while (deadlock == null && System.nanoTime() < deadline) {
                 long slice = Math.min(deadline, System.nanoTime() + RECHECK.toNanos());
                 ledger.awaitChange(seen, slice);
-                List<String> pending = List.copyOf(result.blocked.keySet());
+                List<String> pending = result.blockedFiles();
                 Ledger.Tracked<Attempt> next = ledger.writeTracked(tx -> attempt(tx, request, pending, false));
                 seen = next.version();
-                boolean progress = next.value().blocked.size() < pending.size();
+                boolean progress = next.value().blockedFiles().size() < pending.size();
                 result = result.mergedWith(next.value());
                 if (progress) {
                     break;
@@ -137,7 +145,22 @@ public final class LockTable {
             // whose retries would wake this one again, a busy loop of heartbeat writes.
             heartbeat(tx, session);
         }
-        if (request.allOrNothing() && !attempt.blocked.isEmpty()) {
+        if (!attempt.mine.isEmpty()) {
+            shared.lost(session, attempt.mine.keySet()).forEach((file, holder) -> {
+                LockRows.remove(tx, attempt.mine.remove(file), ReleaseReason.TAKEN_OVER, null);
+                tx.audit("release", session.id(), file, ReleaseReason.TAKEN_OVER.wireName(), null);
+                attempt.elsewhere.put(file, holder);
+            });
+        }
+        if (!free.isEmpty() && !(request.allOrNothing() && attempt.isBlocked())) {
+            Map<String, Holder> elsewhere = shared.claim(session, free);
+            attempt.elsewhere.putAll(elsewhere);
+            free.removeAll(elsewhere.keySet());
+            if (request.allOrNothing() && !elsewhere.isEmpty()) {
+                shared.unclaim(free);
+            }
+        }
+        if (request.allOrNothing() && attempt.isBlocked()) {
             attempt.refused.addAll(free);
         } else {
             for (String file : free) {
@@ -155,8 +178,11 @@ public final class LockTable {
         }
         if (firstTry) {
             attempt.blocked.forEach((file, lock) -> tx.audit("deny", session.id(), file, null, lock.sessionId()));
+            attempt.elsewhere.forEach((file, holder) -> tx.audit("deny", session.id(), file, null,
+                    holder.machine() == null ? holder.session() : holder.machine() + "/" + holder.session()));
         }
         attempt.blocked.forEach((file, lock) -> attempt.holders.put(file, holderView(world, lock)));
+        attempt.holders.putAll(attempt.elsewhere);
         return attempt;
     }
 
@@ -425,6 +451,8 @@ public final class LockTable {
     /** What one pass over the files found; merged across the passes of a waiting acquire. */
     private static final class Attempt {
         final TreeMap<String, FileLock> blocked = new TreeMap<>();
+        /** Files another machine of the team holds, with their holders. */
+        final TreeMap<String, Holder> elsewhere = new TreeMap<>();
         final TreeMap<String, FileLock> mine = new TreeMap<>();
         final List<String> taken = new ArrayList<>();
         final List<String> refused = new ArrayList<>();
@@ -433,9 +461,19 @@ public final class LockTable {
         final TreeMap<String, String> aliases = new TreeMap<>();
         private final TreeMap<String, LockResult> earlier = new TreeMap<>();
 
+        boolean isBlocked() {
+            return !blocked.isEmpty() || !elsewhere.isEmpty();
+        }
+
+        List<String> blockedFiles() {
+            TreeSet<String> files = new TreeSet<>(blocked.keySet());
+            files.addAll(elsewhere.keySet());
+            return List.copyOf(files);
+        }
+
         Attempt mergedWith(Attempt next) {
             next.earlier.putAll(outcomeMap());
-            next.blocked.keySet().forEach(next.earlier::remove);
+            next.blockedFiles().forEach(next.earlier::remove);
             return next;
         }
 

@@ -10,7 +10,9 @@ public enum ReleaseReason {
     AUTO_CLEAN("auto-clean"),
     DEADLOCK("deadlock"),
     /** A finished subagent's lock, passed on to its parent session. */
-    HANDED_BACK("handed-back");
+    HANDED_BACK("handed-back"),
+    /** Another machine of the team took the file while this sidecar's lease had lapsed (it was paused or cut off). */
+    TAKEN_OVER("taken-over");
 
     private final String wireName;
 

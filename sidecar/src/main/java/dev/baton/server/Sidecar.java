@@ -6,6 +6,9 @@ import dev.baton.audit.AuditRetention;
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
 import dev.baton.http.HttpApi;
+import dev.baton.http.TeamRoutes;
+import dev.baton.lock.SharedLockSpace;
+import dev.baton.team.TeamLockSpace;
 import dev.baton.store.SqliteStore;
 import io.javalin.config.RoutesConfig;
 import java.io.IOException;
@@ -115,13 +118,21 @@ public final class Sidecar implements AutoCloseable {
                 home.ownerOnlyIfPresent(home.dir().resolve(home.database().getFileName() + suffix));
             }
             home.ownerOnlyIfPresent(home.logFile());
+            TeamLockSpace team = options.team() == null ? null
+                    : new TeamLockSpace(options.team().named(home), options.clock());
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
-                    options.heartbeatTtl());
+                    options.heartbeatTtl(), team == null ? SharedLockSpace.LOCAL : team);
             opened.add(baton);
+            List<Consumer<RoutesConfig>> routes = new ArrayList<>();
+            if (team != null) {
+                baton.closeWith(team);
+                team.attach(baton.ledger());
+                routes.add(TeamRoutes.of(team));
+            }
             // Not before: a first start killed before its database existed must not make the next one refuse.
             home.markDatabaseCreated(channel);
-            HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), options.inheritedListener(),
-                    adapters.apply(baton));
+            routes.addAll(adapters.apply(baton));
+            HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), options.inheritedListener(), routes);
             opened.add(api);
             ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "baton-sweeper");

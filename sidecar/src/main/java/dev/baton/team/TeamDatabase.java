@@ -1,0 +1,302 @@
+package dev.baton.team;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every statement Baton sends to the team's PostgreSQL, and the schema they need: the one owner of that wire shape.
+ * Times are the database's ({@code now()}), never a machine's, so machines with skewed clocks agree on every lease.
+ * Each statement runs on its own (autocommit): a claim, its event and its notification are one statement.
+ */
+final class TeamDatabase {
+
+    /** Serialises schema creation among sidecars that start at once; any number that no other program uses. */
+    private static final long SCHEMA_LOCK = 0x6261746f6e01L;
+    static final String CHANNEL = "baton_team";
+
+    private TeamDatabase() {
+    }
+
+    static Connection open(TeamUrl url, Duration connectBound, Duration readBound) throws SQLException {
+        Connection connection = DriverManager.getConnection(url.jdbcUrl(),
+                url.properties((int) Math.max(1, connectBound.toSeconds()), (int) Math.max(1, readBound.toSeconds())));
+        connection.setAutoCommit(true);
+        return connection;
+    }
+
+    static void createSchema(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_machines (
+                      machine text PRIMARY KEY, host text NOT NULL, lease_until timestamptz NOT NULL,
+                      renewed_at timestamptz NOT NULL, joined_at timestamptz NOT NULL)""");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_sessions (
+                      machine text NOT NULL, session text NOT NULL, agent text, name text, plan text, pid bigint, cwd text,
+                      seen_at timestamptz NOT NULL, PRIMARY KEY (machine, session))""");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_claims (
+                      repository text NOT NULL, path text NOT NULL, machine text NOT NULL, session text NOT NULL,
+                      fence bigint NOT NULL, since timestamptz NOT NULL, PRIMARY KEY (repository, path))""");
+            statement.execute("CREATE INDEX IF NOT EXISTS baton_team_claims_by_machine ON baton_team_claims (machine)");
+            statement.execute("CREATE SEQUENCE IF NOT EXISTS baton_team_fences");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_events (
+                      seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,
+                      repository text, path text, session text, fence bigint, detail text)""");
+            // Event numbers come from one row updated in the writing statement: its row lock orders the commits, so a
+            // reader that has seen number N has seen every number below it (a sequence would let a later number commit first).
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_event_counter (
+                      only_row boolean PRIMARY KEY CHECK (only_row), seq bigint NOT NULL)""");
+            statement.execute("INSERT INTO baton_team_event_counter VALUES (true, 0) ON CONFLICT DO NOTHING");
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    static void join(Connection connection, String machine, String host, Duration ttl) throws SQLException {
+        try (PreparedStatement join = connection.prepareStatement("""
+                INSERT INTO baton_team_machines (machine, host, lease_until, renewed_at, joined_at)
+                VALUES (?, ?, now() + ? * interval '1 millisecond', now(), now())
+                ON CONFLICT (machine) DO UPDATE SET host = EXCLUDED.host, lease_until = EXCLUDED.lease_until,
+                  renewed_at = EXCLUDED.renewed_at""")) {
+            join.setString(1, machine);
+            join.setString(2, host);
+            join.setLong(3, ttl.toMillis());
+            join.executeUpdate();
+        }
+    }
+
+    /** The lease renewal, one statement whatever the machine holds. */
+    enum Renewal { RENEWED, LAPSED, MISSING }
+
+    static Renewal renew(Connection connection, String machine, Duration ttl) throws SQLException {
+        try (PreparedStatement renew = connection.prepareStatement("""
+                UPDATE baton_team_machines m SET lease_until = now() + ? * interval '1 millisecond', renewed_at = now()
+                FROM (SELECT lease_until AS was FROM baton_team_machines WHERE machine = ?) old
+                WHERE m.machine = ? RETURNING old.was < now()""")) {
+            renew.setLong(1, ttl.toMillis());
+            renew.setString(2, machine);
+            renew.setString(3, machine);
+            try (ResultSet row = renew.executeQuery()) {
+                if (!row.next()) {
+                    return Renewal.MISSING;
+                }
+                return row.getBoolean(1) ? Renewal.LAPSED : Renewal.RENEWED;
+            }
+        }
+    }
+
+    /** A claim's answer: granted with its fencing number, held by another live machine, or lost to a claim racing it. */
+    sealed interface Claim permits Granted, Held, Raced {
+    }
+
+    record Granted(long fence) implements Claim {
+    }
+
+    record Held(RemoteHold hold) implements Claim {
+    }
+
+    record Raced() implements Claim {
+    }
+
+    /**
+     * Claims one file for a session of this machine: a free file, one this machine already holds (the local table
+     * decides among its own sessions), or one whose machine's lease ran out. Records the session, the event and the
+     * notification in the same statement.
+     */
+    static Claim claim(Connection connection, String machine, ClaimingSession session, SharedPath file) throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement("""
+                WITH session_row AS (
+                  INSERT INTO baton_team_sessions (machine, session, agent, name, plan, pid, cwd, seen_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, now())
+                  ON CONFLICT (machine, session) DO UPDATE SET agent = EXCLUDED.agent, name = EXCLUDED.name,
+                    plan = EXCLUDED.plan, pid = EXCLUDED.pid, cwd = EXCLUDED.cwd, seen_at = EXCLUDED.seen_at),
+                claimed AS (
+                  INSERT INTO baton_team_claims AS held (repository, path, machine, session, fence, since)
+                  VALUES (?, ?, ?, ?, nextval('baton_team_fences'), now())
+                  ON CONFLICT (repository, path) DO UPDATE SET machine = EXCLUDED.machine, session = EXCLUDED.session,
+                    fence = EXCLUDED.fence, since = EXCLUDED.since
+                  WHERE held.machine = EXCLUDED.machine OR NOT EXISTS (SELECT 1 FROM baton_team_machines m
+                    WHERE m.machine = held.machine AND m.lease_until > now())
+                  RETURNING fence),
+                numbered AS (
+                  UPDATE baton_team_event_counter SET seq = seq + 1 WHERE EXISTS (SELECT 1 FROM claimed)
+                  RETURNING seq, pg_notify('baton_team', seq::text)),
+                logged AS (
+                  INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence)
+                  SELECT numbered.seq, now(), ?, 'claim', ?, ?, ?, claimed.fence FROM numbered, claimed)
+                SELECT claimed.fence, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM claimed
+                UNION ALL
+                SELECT NULL, held.machine, m.host, held.session, s.agent, s.name, s.plan, s.pid, held.since, held.fence,
+                  m.lease_until > now()
+                FROM baton_team_claims held
+                LEFT JOIN baton_team_sessions s ON s.machine = held.machine AND s.session = held.session
+                LEFT JOIN baton_team_machines m ON m.machine = held.machine
+                WHERE held.repository = ? AND held.path = ? AND NOT EXISTS (SELECT 1 FROM claimed)""")) {
+            int i = 0;
+            claim.setString(++i, machine);
+            claim.setString(++i, session.id());
+            claim.setString(++i, session.agent());
+            claim.setString(++i, session.name());
+            claim.setString(++i, session.plan());
+            claim.setObject(++i, session.pid());
+            claim.setString(++i, session.cwd());
+            claim.setString(++i, file.repository());
+            claim.setString(++i, file.path());
+            claim.setString(++i, machine);
+            claim.setString(++i, session.id());
+            claim.setString(++i, machine);
+            claim.setString(++i, file.repository());
+            claim.setString(++i, file.path());
+            claim.setString(++i, session.id());
+            claim.setString(++i, file.repository());
+            claim.setString(++i, file.path());
+            try (ResultSet row = claim.executeQuery()) {
+                if (!row.next()) {
+                    return new Raced(); // a claim that committed after this statement began took it: ask again
+                }
+                if (row.getObject(1) != null) {
+                    return new Granted(row.getLong(1));
+                }
+                return new Held(hold(file, row, 2));
+            }
+        }
+    }
+
+    private static RemoteHold hold(SharedPath file, ResultSet row, int first) throws SQLException {
+        Timestamp since = row.getTimestamp(first + 7);
+        Object pid = row.getObject(first + 6);
+        return new RemoteHold(file, row.getString(first), row.getString(first + 1), row.getString(first + 2),
+                row.getString(first + 3), row.getString(first + 4), row.getString(first + 5),
+                pid == null ? null : ((Number) pid).longValue(), since == null ? null : since.toInstant(),
+                row.getLong(first + 8), row.getBoolean(first + 9));
+    }
+
+    /** Gives a file back, only if this machine still holds it under this fencing number (a later claim stays). */
+    static boolean release(Connection connection, String machine, SharedPath file, long fence) throws SQLException {
+        try (PreparedStatement release = connection.prepareStatement("""
+                WITH gone AS (
+                  DELETE FROM baton_team_claims WHERE repository = ? AND path = ? AND machine = ? AND fence = ?
+                  RETURNING session, fence),
+                numbered AS (
+                  UPDATE baton_team_event_counter SET seq = seq + 1 WHERE EXISTS (SELECT 1 FROM gone)
+                  RETURNING seq, pg_notify('baton_team', seq::text))
+                INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence)
+                SELECT numbered.seq, now(), ?, 'release', ?, ?, gone.session, gone.fence FROM numbered, gone""")) {
+            release.setString(1, file.repository());
+            release.setString(2, file.path());
+            release.setString(3, machine);
+            release.setLong(4, fence);
+            release.setString(5, machine);
+            release.setString(6, file.repository());
+            release.setString(7, file.path());
+            return release.executeUpdate() > 0;
+        }
+    }
+
+    /** Records that a file was taken on two machines while this one could not reach the database. */
+    static void conflict(Connection connection, String machine, String session, SharedPath file, RemoteHold other)
+            throws SQLException {
+        try (PreparedStatement conflict = connection.prepareStatement("""
+                WITH numbered AS (
+                  UPDATE baton_team_event_counter SET seq = seq + 1 RETURNING seq, pg_notify('baton_team', seq::text))
+                INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence, detail)
+                SELECT numbered.seq, now(), ?, 'conflict', ?, ?, ?, ?, ? FROM numbered""")) {
+            conflict.setString(1, machine);
+            conflict.setString(2, file.repository());
+            conflict.setString(3, file.path());
+            conflict.setString(4, session);
+            conflict.setLong(5, other.fence());
+            conflict.setString(6, other.machine() + "/" + other.session());
+            conflict.executeUpdate();
+        }
+    }
+
+    static List<TeamEvent> eventsAfter(Connection connection, long seq, int limit) throws SQLException {
+        try (PreparedStatement events = connection.prepareStatement("""
+                SELECT seq, at, machine, kind, repository, path, session, fence, detail FROM baton_team_events
+                WHERE seq > ? ORDER BY seq LIMIT ?""")) {
+            events.setLong(1, seq);
+            events.setInt(2, limit);
+            List<TeamEvent> found = new ArrayList<>();
+            try (ResultSet row = events.executeQuery()) {
+                while (row.next()) {
+                    Object fence = row.getObject(8);
+                    found.add(new TeamEvent(row.getLong(1), row.getTimestamp(2).toInstant(), row.getString(3),
+                            row.getString(4), new SharedPath(row.getString(5), row.getString(6)), row.getString(7),
+                            fence == null ? null : ((Number) fence).longValue(), row.getString(9)));
+                }
+            }
+            return found;
+        }
+    }
+
+    static long newestEvent(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT seq FROM baton_team_event_counter")) {
+            return row.next() ? row.getLong(1) : 0;
+        }
+    }
+
+    /** Every file held by a machine other than {@code machine}, with its holder. */
+    static List<RemoteHold> heldByOthers(Connection connection, String machine) throws SQLException {
+        return holds(connection, "held.machine <> ?", machine);
+    }
+
+    /** Every file {@code machine} holds. */
+    static List<RemoteHold> heldBy(Connection connection, String machine) throws SQLException {
+        return holds(connection, "held.machine = ?", machine);
+    }
+
+    private static List<RemoteHold> holds(Connection connection, String condition, String machine) throws SQLException {
+        try (PreparedStatement holds = connection.prepareStatement("""
+                SELECT held.repository, held.path, held.machine, m.host, held.session, s.agent, s.name, s.plan, s.pid,
+                  held.since, held.fence, m.lease_until > now()
+                FROM baton_team_claims held
+                LEFT JOIN baton_team_sessions s ON s.machine = held.machine AND s.session = held.session
+                LEFT JOIN baton_team_machines m ON m.machine = held.machine""" + " WHERE " + condition
+                + " ORDER BY held.repository, held.path")) {
+            holds.setString(1, machine);
+            List<RemoteHold> found = new ArrayList<>();
+            try (ResultSet row = holds.executeQuery()) {
+                while (row.next()) {
+                    found.add(hold(new SharedPath(row.getString(1), row.getString(2)), row, 3));
+                }
+            }
+            return found;
+        }
+    }
+
+    static List<TeamMachine> machines(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("""
+                     SELECT m.machine, m.host, m.lease_until, m.lease_until > now(), m.renewed_at,
+                       (SELECT count(*) FROM baton_team_sessions s WHERE s.machine = m.machine
+                          AND EXISTS (SELECT 1 FROM baton_team_claims c WHERE c.machine = s.machine AND c.session = s.session)),
+                       (SELECT count(*) FROM baton_team_claims c WHERE c.machine = m.machine)
+                     FROM baton_team_machines m ORDER BY m.machine""")) {
+            List<TeamMachine> machines = new ArrayList<>();
+            while (row.next()) {
+                machines.add(new TeamMachine(row.getString(1), row.getString(2), row.getTimestamp(3).toInstant(),
+                        row.getBoolean(4), row.getTimestamp(5).toInstant(), row.getInt(6), row.getInt(7)));
+            }
+            return machines;
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.baton.team;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sidecar's connections to the team database and the thread that keeps them: it renews this machine's lease
+ * (one statement per interval, whatever is held), gives back released files, follows the other machines' events
+ * (woken by LISTEN/NOTIFY, read by sequence from the durable log, so a reconnect misses nothing), and reconnects
+ * and reconciles after the database went away. Claims run on their own connection, from the ledger's writes.
+ */
+final class TeamLink implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TeamLink.class);
+    private static final Duration CONNECT_BOUND = Duration.ofSeconds(2);
+    private static final Duration READ_BOUND = Duration.ofSeconds(3);
+    /** How long one wait for the other machines' notifications lasts: a release is given back within it. */
+    private static final int LISTEN_SLICE_MILLIS = 200;
+    private static final Duration RETRY_EVERY = Duration.ofSeconds(1);
+    private static final int EVENT_PAGE = 500;
+
+    private final TeamSettings settings;
+    private final TeamLockSpace space;
+    private final Object wakeUp = new Object();
+    private volatile Connection claims;
+    private Connection work;
+    private volatile long epoch;
+    private volatile long confirmedNanos = System.nanoTime();
+    private volatile Instant confirmedWall = Instant.now();
+    private volatile Instant unreachableSince = Instant.now();
+    private volatile String lastError = "not connected yet";
+    private volatile boolean running = true;
+    private long renewDueNanos;
+    private long lastEvent;
+    private Thread thread;
+
+    TeamLink(TeamSettings settings, TeamLockSpace space) {
+        this.settings = settings;
+        this.space = space;
+    }
+
+    /** Connects once before returning (a sidecar that can reach its team starts in it), then keeps the link. */
+    void start() {
+        try {
+            connect();
+        } catch (SQLException | RuntimeException e) {
+            failed(e);
+        }
+        thread = new Thread(this::run, "baton-team");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The claims connection, or null while the database does not answer. */
+    Connection claimsConnection() {
+        return claims;
+    }
+
+    /** Bumped whenever this machine's lease is found to have lapsed: every claim made before must be checked again. */
+    long epoch() {
+        return epoch;
+    }
+
+    /** True when the lease may have run out unseen: not confirmed for half the TTL, by the monotonic or the wall clock. */
+    boolean leaseInDoubt() {
+        Duration half = settings.ttl().dividedBy(2);
+        return System.nanoTime() - confirmedNanos > half.toNanos()
+                || Duration.between(confirmedWall, Instant.now()).compareTo(half) > 0;
+    }
+
+    Instant unreachableSince() {
+        return unreachableSince;
+    }
+
+    /** A statement failed: the database counts as unreachable until the thread has reconnected and reconciled. */
+    void lost(SQLException e) {
+        failed(e);
+        wake();
+    }
+
+    void wake() {
+        synchronized (wakeUp) {
+            wakeUp.notifyAll();
+        }
+    }
+
+    private synchronized void failed(Exception e) {
+        if (claims != null || work != null) {
+            unreachableSince = Instant.now();
+            LOG.warn("the team database {} does not answer: {}", settings.url().shown(), e.getMessage());
+        }
+        lastError = e.getMessage();
+        closeQuietly(claims);
+        closeQuietly(work);
+        claims = null;
+        work = null;
+    }
+
+    private void connect() throws SQLException {
+        Connection opened = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
+        try {
+            TeamDatabase.createSchema(opened);
+            TeamDatabase.join(opened, settings.machine(), settings.host(), settings.ttl());
+            confirmed();
+            renewDueNanos = System.nanoTime() + settings.renewEvery().toNanos();
+            try (Statement listen = opened.createStatement()) {
+                listen.execute("LISTEN " + TeamDatabase.CHANNEL);
+            }
+            lastEvent = TeamDatabase.newestEvent(opened);
+            space.loadElsewhere(opened);
+            Connection forClaims = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
+            synchronized (this) {
+                work = opened;
+            }
+            // Reconciled under the ledger, which then finds the claims connection in place: no claim runs between.
+            space.reconcile(opened, () -> claims = forClaims);
+            LOG.info("joined the team at {} as machine {}", settings.url().shown(), settings.machine());
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(opened);
+            throw e;
+        }
+    }
+
+    private void confirmed() {
+        confirmedNanos = System.nanoTime();
+        confirmedWall = Instant.now();
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                Connection connection;
+                synchronized (this) {
+                    connection = work;
+                }
+                if (connection == null) {
+                    if (!waitFor(RETRY_EVERY)) {
+                        return;
+                    }
+                    connect();
+                    continue;
+                }
+                connection.unwrap(PGConnection.class).getNotifications(LISTEN_SLICE_MILLIS);
+                space.flushReleases(connection);
+                if (System.nanoTime() - renewDueNanos >= 0) {
+                    renew(connection);
+                }
+                List<TeamEvent> events;
+                do {
+                    events = TeamDatabase.eventsAfter(connection, lastEvent, EVENT_PAGE);
+                    for (TeamEvent event : events) {
+                        space.follow(event);
+                        lastEvent = event.seq();
+                    }
+                } while (events.size() == EVENT_PAGE);
+            } catch (SQLException | RuntimeException e) {
+                if (running) {
+                    failed(e);
+                }
+            }
+        }
+    }
+
+    private void renew(Connection connection) throws SQLException {
+        TeamDatabase.Renewal renewal = TeamDatabase.renew(connection, settings.machine(), settings.ttl());
+        if (renewal == TeamDatabase.Renewal.MISSING) {
+            TeamDatabase.join(connection, settings.machine(), settings.host(), settings.ttl());
+        }
+        if (renewal != TeamDatabase.Renewal.RENEWED) {
+            epoch++; // every claim of this machine is checked again at its next use
+            LOG.warn("this machine's team lease had lapsed; its claims are checked again before their next use");
+        }
+        confirmed();
+        renewDueNanos = System.nanoTime() + settings.renewEvery().toNanos();
+    }
+
+    private boolean waitFor(Duration pause) {
+        synchronized (wakeUp) {
+            try {
+                TimeUnit.MILLISECONDS.timedWait(wakeUp, pause.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return running;
+    }
+
+    TeamView view(int claimedHere, int unsynced, int knownElsewhere) {
+        boolean connected = claims != null;
+        List<TeamMachine> machines = List.of();
+        String machinesError = null;
+        try (Connection look = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND)) {
+            machines = TeamDatabase.machines(look);
+        } catch (SQLException e) {
+            machinesError = e.getMessage();
+        }
+        return new TeamView(settings.url().shown(), settings.machine(), settings.host(), connected,
+                connected ? null : unreachableSince, connected ? null : lastError, settings.strict(),
+                settings.ttl().toSeconds(), settings.perBranch() ? "branch" : "repository", claimedHere, unsynced,
+                knownElsewhere, machines, machinesError);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        wake();
+        if (thread != null) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            closeQuietly(claims);
+            closeQuietly(work);
+            claims = null;
+            work = null;
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a team connection: {}", e.getMessage());
+        }
+    }
+}

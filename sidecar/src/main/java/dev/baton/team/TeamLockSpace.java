@@ -1,0 +1,337 @@
+package dev.baton.team;
+
+import dev.baton.lock.Holder;
+import dev.baton.lock.LockChange;
+import dev.baton.lock.LockRows;
+import dev.baton.lock.SharedLockSpace;
+import dev.baton.session.Session;
+import dev.baton.session.SessionRows;
+import dev.baton.state.BatonException;
+import dev.baton.state.ErrorCode;
+import dev.baton.state.Ledger;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This sidecar's part of the team's lock space in PostgreSQL. A file the local table would give out is claimed in
+ * the database first (one statement); a file this machine holds already costs nothing, unless this machine's lease
+ * may have lapsed (then its claim is checked, and a file another machine took meanwhile is lost). Releases, lease
+ * renewal, the other machines' events and reconnecting run on {@link TeamLink}'s thread.
+ *
+ * <p>When the database does not answer, files last known held by another machine stay denied, other files are
+ * granted on this machine's word and claimed when the database answers again; a file taken on two machines
+ * meanwhile becomes a conflict both sessions are told about. With {@code BATON_TEAM_STRICT=1} nothing new is granted.
+ */
+public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TeamLockSpace.class);
+    private static final int CLAIM_ATTEMPTS = 5;
+
+    private final TeamSettings settings;
+    private final RepositoryKeys keys;
+    private final Clock clock;
+    /** Files this machine claimed, with the fencing number of the claim and the lease epoch it was last confirmed in. */
+    private final Map<String, Claimed> claimed = new ConcurrentHashMap<>();
+    /** Files other machines hold, as last heard: kept up by their events, used while the database does not answer. */
+    private final Map<SharedPath, RemoteHold> elsewhere = new ConcurrentHashMap<>();
+    /** Files granted while the database did not answer, to claim once it does. */
+    private final Map<String, Unsynced> unsynced = new ConcurrentHashMap<>();
+    private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
+    private final Map<String, List<String>> notices = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> toldUnreachable = new ConcurrentHashMap<>();
+    private final TeamLink link;
+    private volatile Ledger ledger;
+
+    record Claimed(SharedPath path, long fence, long epoch) {
+    }
+
+    record Unsynced(SharedPath path, ClaimingSession session) {
+    }
+
+    public TeamLockSpace(TeamSettings settings, Clock clock) {
+        this.settings = settings;
+        this.keys = new RepositoryKeys(settings.perBranch());
+        this.clock = clock;
+        this.link = new TeamLink(settings, this);
+    }
+
+    /** Follows the local table's releases and starts the link; the lock table must be built on this space first. */
+    public void attach(Ledger ledger) {
+        this.ledger = ledger;
+        ledger.addListener(changes -> changes.forEach(change -> {
+            if (change instanceof LockChange.LockRemoved removed) {
+                released.add(removed.lock().file());
+                link.wake();
+            }
+        }));
+        link.start();
+    }
+
+    public TeamSettings settings() {
+        return settings;
+    }
+
+    // --- the ledger's side: runs inside a write, one at a time -------------------------------------------------
+
+    @Override
+    public Map<String, Holder> claim(Session session, List<String> files) {
+        Map<String, Holder> refused = new LinkedHashMap<>();
+        for (String file : files) {
+            Optional<SharedPath> key = keys.of(file);
+            if (key.isEmpty()) {
+                continue; // not a file of a shared repository: this machine's alone
+            }
+            claimOne(session, file, key.get()).ifPresent(holder -> refused.put(file, holder));
+        }
+        return refused;
+    }
+
+    private Optional<Holder> claimOne(Session session, String file, SharedPath key) {
+        Connection connection = link.claimsConnection();
+        if (connection != null) {
+            try {
+                for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+                    TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), key);
+                    if (answer instanceof TeamDatabase.Granted granted) {
+                        claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
+                        unsynced.remove(file);
+                        return Optional.empty();
+                    }
+                    if (answer instanceof TeamDatabase.Held held) {
+                        elsewhere.put(key, held.hold());
+                        return Optional.of(holder(held.hold(), null));
+                    }
+                }
+                return Optional.of(unknownHolder(key, "another machine claimed it at the same moment; try again"));
+            } catch (SQLException e) {
+                link.lost(e);
+            }
+        }
+        return claimWithoutDatabase(session, file, key);
+    }
+
+    private Optional<Holder> claimWithoutDatabase(Session session, String file, SharedPath key) {
+        RemoteHold known = elsewhere.get(key);
+        String since = " (since " + link.unreachableSince() + ")";
+        if (settings.strict()) {
+            throw new BatonException(ErrorCode.STORAGE, "the team database " + settings.url().shown() + " does not answer"
+                    + since + ", and BATON_TEAM_STRICT=1 lets no file be taken until it does; wait, or ask whoever runs"
+                    + " the database");
+        }
+        if (known != null && known.leaseValid()) {
+            return Optional.of(holder(known, "the team database does not answer" + since + ", so this is the last known"
+                    + " holder; the file stays theirs until it answers"));
+        }
+        unsynced.put(file, new Unsynced(key, describe(session)));
+        if (toldUnreachable.putIfAbsent(session.id(), true) == null) {
+            tell(session.id(), "Baton: the team database does not answer" + since + ". Files other machines held stay"
+                    + " denied; " + key.path() + " and other new files are held on this machine's word until it answers."
+                    + " A file taken on two machines meanwhile will be reported to both sessions.");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Map<String, Holder> lost(Session session, Collection<String> files) {
+        Map<String, Holder> lost = new LinkedHashMap<>();
+        Connection connection = link.claimsConnection();
+        if (connection == null) {
+            return lost; // cannot know: keep what is held (it is checked again on reconnect)
+        }
+        boolean leaseInDoubt = link.leaseInDoubt();
+        for (String file : files) {
+            Claimed mine = claimed.get(file);
+            if (mine == null || (!leaseInDoubt && mine.epoch() == link.epoch())) {
+                continue;
+            }
+            try {
+                TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), mine.path());
+                if (answer instanceof TeamDatabase.Granted granted) {
+                    claimed.put(file, new Claimed(mine.path(), granted.fence(), link.epoch()));
+                } else if (answer instanceof TeamDatabase.Held held) {
+                    claimed.remove(file);
+                    elsewhere.put(mine.path(), held.hold());
+                    lost.put(file, holder(held.hold(), "this machine's lease on it lapsed (its sidecar was paused or cut"
+                            + " off for longer than BATON_TEAM_TTL, " + settings.ttl().toSeconds() + " s), and the other"
+                            + " machine took it (fencing number " + held.hold().fence() + " replaces " + mine.fence()
+                            + "); your changes to it were not made under the lock, compare them with theirs"));
+                }
+            } catch (SQLException e) {
+                link.lost(e);
+                break;
+            }
+        }
+        return lost;
+    }
+
+    @Override
+    public void unclaim(Collection<String> files) {
+        released.addAll(files);
+        link.wake();
+    }
+
+    @Override
+    public List<String> takeNotices(String sessionId) {
+        List<String> pending = notices.remove(sessionId);
+        return pending == null ? List.of() : pending;
+    }
+
+    void tell(String sessionId, String text) {
+        notices.computeIfAbsent(sessionId, id -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(text);
+    }
+
+    // --- the link's side: its own thread ---------------------------------------------------------------------
+
+    /** Gives back the claims of files the local table no longer holds; a file held again meanwhile keeps its new claim. */
+    void flushReleases(Connection connection) throws SQLException {
+        List<String> files = new ArrayList<>();
+        released.drainTo(files);
+        for (String file : files) {
+            Claimed gone = ledger.read(world -> world.find(LockRows.FILES, file).isPresent() ? null : claimed.remove(file));
+            unsynced.remove(file);
+            if (gone != null) {
+                try {
+                    TeamDatabase.release(connection, settings.machine(), gone.path(), gone.fence());
+                } catch (SQLException e) {
+                    claimed.putIfAbsent(file, gone);
+                    released.add(file);
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * After (re)connecting: gives back what this machine claimed but no longer holds (a sidecar that crashed between
+     * the two), claims what it holds unclaimed (granted while the database did not answer, or before a restart), and
+     * turns a file another machine took meanwhile into a conflict both sessions hear about.
+     */
+    void reconcile(Connection connection, Runnable connected) throws SQLException {
+        // Under the ledger: no claim runs until the claims connection is in place, so none can race this pass.
+        SQLException failure = ledger.read(world -> {
+            try {
+                Map<String, Session> local = new LinkedHashMap<>();
+                world.rows(LockRows.FILES).forEach(lock -> world.find(SessionRows.SESSIONS, lock.sessionId())
+                        .ifPresent(session -> local.put(lock.file(), session)));
+                reconcile(connection, local);
+                connected.run();
+                return null;
+            } catch (SQLException e) {
+                return e;
+            }
+        });
+        if (failure != null) {
+            throw failure;
+        }
+        toldUnreachable.keySet().forEach(id -> tell(id, "Baton: the team database answers again; every file is checked"
+                + " across machines as before."));
+        toldUnreachable.clear();
+    }
+
+    private void reconcile(Connection connection, Map<String, Session> local) throws SQLException {
+        Map<SharedPath, String> localKeys = new LinkedHashMap<>();
+        local.keySet().forEach(file -> keys.of(file).ifPresent(key -> localKeys.put(key, file)));
+        for (RemoteHold mine : TeamDatabase.heldBy(connection, settings.machine())) {
+            String file = localKeys.get(mine.file());
+            if (file == null) {
+                TeamDatabase.release(connection, settings.machine(), mine.file(), mine.fence());
+            } else if (!unsynced.containsKey(file)) {
+                claimed.put(file, new Claimed(mine.file(), mine.fence(), link.epoch()));
+            }
+        }
+        for (Map.Entry<SharedPath, String> entry : localKeys.entrySet()) {
+            String file = entry.getValue();
+            Claimed known = claimed.get(file);
+            if (known != null && known.epoch() == link.epoch() && !unsynced.containsKey(file)) {
+                continue;
+            }
+            Session session = local.get(file);
+            TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), entry.getKey());
+            if (answer instanceof TeamDatabase.Granted granted) {
+                claimed.put(file, new Claimed(entry.getKey(), granted.fence(), link.epoch()));
+            } else if (answer instanceof TeamDatabase.Held held) {
+                RemoteHold other = held.hold();
+                elsewhere.put(entry.getKey(), other);
+                TeamDatabase.conflict(connection, settings.machine(), session.id(), entry.getKey(), other);
+                tell(session.id(), "Baton: conflict on " + file + ": you took it while the team database did not answer,"
+                        + " and " + (other.agent() == null ? "" : other.agent() + " ") + "session " + other.session()
+                        + " on machine " + other.machine() + " holds it too. Neither lock was dropped: agree with them"
+                        + " who keeps it (baton message), and compare both versions before either commits.");
+                LOG.warn("conflict on {}: held here by {} and on {} by {}", file, session.id(), other.machine(), other.session());
+            }
+            unsynced.remove(file);
+        }
+    }
+
+    /** Starts the picture of other machines' files from the database, before following their events. */
+    void loadElsewhere(Connection connection) throws SQLException {
+        elsewhere.clear();
+        TeamDatabase.heldByOthers(connection, settings.machine()).forEach(hold -> elsewhere.put(hold.file(), hold));
+    }
+
+    void follow(TeamEvent event) {
+        if (event.machine().equals(settings.machine())) {
+            return;
+        }
+        switch (event.kind()) {
+            case "claim" -> elsewhere.put(event.file(), new RemoteHold(event.file(), event.machine(), null,
+                    event.session(), null, null, null, null, event.at(), event.fence() == null ? 0 : event.fence(), true));
+            case "release" -> elsewhere.computeIfPresent(event.file(), (key, hold) ->
+                    hold.machine().equals(event.machine()) ? null : hold);
+            case "conflict" -> {
+                String prefix = settings.machine() + "/";
+                if (event.detail() != null && event.detail().startsWith(prefix)) {
+                    String session = event.detail().substring(prefix.length());
+                    tell(session, "Baton: conflict on " + event.file().path() + " (" + event.file().repository() + "):"
+                            + " session " + event.session() + " on machine " + event.machine() + " took it while its"
+                            + " sidecar could not reach the team database, and you hold it. Neither lock was dropped:"
+                            + " agree with them who keeps it, and compare both versions before either commits.");
+                }
+            }
+            default -> LOG.debug("team event of an unknown kind {}", event.kind());
+        }
+    }
+
+    /** What {@code baton team status} shows of this machine's view. */
+    public TeamView view() {
+        return link.view(claimed.size(), unsynced.size(), elsewhere.size());
+    }
+
+    private static ClaimingSession describe(Session session) {
+        return new ClaimingSession(session.familyId(), session.agent() == null ? null : session.agent().wireName(),
+                session.name(), session.plan() == null ? null : session.plan().summary(),
+                session.process() == null ? null : session.process().pid(), session.cwd());
+    }
+
+    private Holder holder(RemoteHold hold, String note) {
+        return new Holder(hold.session(), hold.agent(), hold.pid(), hold.leaseValid() ? "alive" : "lease expired",
+                hold.host(), null, hold.since(), null, null, hold.name(), hold.plan(), hold.machine(), note);
+    }
+
+    private Holder unknownHolder(SharedPath key, String note) {
+        return new Holder("?", null, null, "unknown", null, null, Instant.now(clock), null, null, null, null,
+                "(another)", note);
+    }
+
+    Duration ttl() {
+        return settings.ttl();
+    }
+
+    @Override
+    public void close() {
+        link.close();
+    }
+}

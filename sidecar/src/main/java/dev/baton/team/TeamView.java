@@ -1,0 +1,17 @@
+package dev.baton.team;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The team as this sidecar sees it, for {@code baton team status}, {@code baton doctor} and the dashboard: the
+ * connection, this machine's claims, and every machine of the team with its lease.
+ *
+ * @param unreachableSince null while connected
+ * @param unsynced         files granted here while the database did not answer, not yet claimed in it
+ * @param machinesError    why the machines could not be listed, null when they were
+ */
+public record TeamView(String url, String machine, String host, boolean connected, Instant unreachableSince,
+                       String lastError, boolean strict, long ttlSeconds, String scope, int claimed, int unsynced,
+                       int knownElsewhere, List<TeamMachine> machines, String machinesError) {
+}

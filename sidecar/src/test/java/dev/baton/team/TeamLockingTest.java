@@ -1,0 +1,138 @@
+package dev.baton.team;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.git.TestRepo;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two machines of one team, each a sidecar with its own home and clone, share one lock space in PostgreSQL. */
+class TeamLockingTest {
+
+    @TempDir
+    Path dir;
+
+    private String url;
+    private TeamMember one;
+    private TeamMember two;
+
+    @BeforeEach
+    void twoMachinesWithClonesOfOneRepository() throws IOException {
+        url = TeamPostgres.newDatabase();
+        TestRepo origin = TestRepo.create(dir.resolve("origin"), "src/App.java", "src/Util.java");
+        Path first = clone(origin, "https://GitHub.com/acme/shop.git", "one");
+        Path second = clone(origin, "git@github.com:acme/shop", "two");
+        one = TeamMember.join(dir, url, "machine-one", first, Map.of());
+        two = TeamMember.join(dir, url, "machine-two", second, Map.of());
+    }
+
+    @AfterEach
+    void leave() {
+        if (one != null) {
+            one.close();
+        }
+        if (two != null) {
+            two.close();
+        }
+    }
+
+    @Test
+    void aFileHeldOnOneMachineIsDeniedOnTheOtherWithItsHolderAndMachineNamed() {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+
+        assertThat(one.acquire("alice-session", alice, "src/App.java").body().path("all_acquired").asBoolean()).isTrue();
+        TeamMember.Reply denied = two.acquire("bob-session", bob, "src/App.java");
+
+        assertThat(denied.body().path("all_acquired").asBoolean()).as(denied.body().toString()).isFalse();
+        JsonNode holder = denied.body().path("results").get(0).path("holder");
+        assertThat(holder.path("session").asText()).isEqualTo("alice-session");
+        assertThat(holder.path("machine").asText()).isEqualTo("machine-one");
+        assertThat(holder.path("agent").asText()).isEqualTo("claude-code");
+    }
+
+    @Test
+    void theHolderKeepsItsFileAcrossEditsAndOtherFilesStayFreeElsewhere() {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        one.acquire("alice-session", alice, "src/App.java");
+
+        assertThat(one.acquire("alice-session", alice, "src/App.java").body().path("results").get(0)
+                .path("reentrant").asBoolean()).isTrue();
+        assertThat(two.acquire("bob-session", bob, "src/Util.java").body().path("all_acquired").asBoolean()).isTrue();
+        assertThat(one.acquire("alice-session", alice, "src/Util.java").body().path("results").get(0)
+                .path("holder").path("session").asText()).isEqualTo("bob-session");
+    }
+
+    @Test
+    void aFileReleasedOnOneMachineCanBeTakenOnTheOther() {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        one.acquire("alice-session", alice, "src/App.java");
+        assertThat(two.acquire("bob-session", bob, "src/App.java").body().path("all_acquired").asBoolean()).isFalse();
+
+        one.release("alice-session", alice, "src/App.java");
+
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                two.acquire("bob-session", bob, "src/App.java").body().path("all_acquired").asBoolean());
+        assertThat(one.acquire("alice-session", alice, "src/App.java").body().path("results").get(0)
+                .path("holder").path("machine").asText()).isEqualTo("machine-two");
+    }
+
+    @Test
+    void sessionsOfOneMachineStillShareItsLocksAsOnOneMachineAlone() {
+        String alice = one.register("alice-session");
+        String carol = one.register("carol-session");
+        one.acquire("alice-session", alice, "src/App.java");
+
+        JsonNode denied = one.acquire("carol-session", carol, "src/App.java").body();
+
+        assertThat(denied.path("all_acquired").asBoolean()).isFalse();
+        assertThat(denied.path("results").get(0).path("holder").path("session").asText()).isEqualTo("alice-session");
+        assertThat(denied.path("results").get(0).path("holder").path("machine").isNull()
+                || denied.path("results").get(0).path("holder").path("machine").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void aFileOutsideAnySharedRepositoryIsThisMachinesAlone() throws IOException {
+        TestRepo privateRepo = TestRepo.create(dir.resolve("scratch"), "notes.txt"); // no origin, no identity file
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        String file = privateRepo.path("notes.txt").toString();
+
+        assertThat(one.post("/v1/locks/acquire", Map.of("session_id", "alice-session", "files", java.util.List.of(file)),
+                alice).body().path("all_acquired").asBoolean()).isTrue();
+        assertThat(two.post("/v1/locks/acquire", Map.of("session_id", "bob-session", "files", java.util.List.of(file)),
+                bob).body().path("all_acquired").asBoolean()).isTrue();
+    }
+
+    @Test
+    void teamStatusShowsBothMachinesTheirLocksAndTheConnection() {
+        String alice = one.register("alice-session");
+        one.acquire("alice-session", alice, "src/App.java", "src/Util.java");
+
+        JsonNode team = two.get("/v1/team").body();
+
+        assertThat(team.path("connected").asBoolean()).as(team.toString()).isTrue();
+        assertThat(team.path("machine").asText()).isEqualTo("machine-two");
+        assertThat(team.path("url").asText()).doesNotContain("password").contains("127.0.0.1");
+        assertThat(team.path("machines").findValuesAsText("machine")).containsExactly("machine-one", "machine-two");
+        assertThat(team.path("machines").get(0).path("locks").asInt()).isEqualTo(2);
+        assertThat(team.path("machines").get(0).path("lease_valid").asBoolean()).isTrue();
+    }
+
+    private Path clone(TestRepo origin, String originUrl, String name) throws IOException {
+        Path clone = dir.resolve(name);
+        origin.git("clone", "-q", origin.root().toString(), clone.toString());
+        TestRepo.create(clone).git("remote", "set-url", "origin", originUrl);
+        return clone.toRealPath();
+    }
+}

@@ -1,0 +1,128 @@
+package dev.baton.team;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.home.BatonHome;
+import dev.baton.http.Json;
+import dev.baton.server.Sidecar;
+import dev.baton.server.SidecarAdapters;
+import dev.baton.server.SidecarOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One machine of a team in a test: a real sidecar on port 0 with a BATON_HOME of its own, joined to the team
+ * database under its own machine name, and a clone of the team's repository. Sessions register and lock over HTTP
+ * as agents' hooks do.
+ */
+final class TeamMember implements AutoCloseable {
+
+    record Reply(int status, JsonNode body) {
+    }
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final Sidecar sidecar;
+    private final String token;
+    private final Path clone;
+
+    private TeamMember(Sidecar sidecar, String token, Path clone) {
+        this.sidecar = sidecar;
+        this.token = token;
+        this.clone = clone;
+    }
+
+    static TeamMember join(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings)
+            throws IOException {
+        Map<String, String> env = new LinkedHashMap<>(extraSettings);
+        env.put("BATON_TEAM_URL", url);
+        env.put("BATON_TEAM_MACHINE", machine);
+        BatonHome home = new BatonHome(dir.resolve(machine + "-home"));
+        SidecarOptions options = SidecarOptions.defaults(home, 0).withSweepEvery(Duration.ofHours(1))
+                .inTeam(TeamSettings.fromEnvironment(env).orElseThrow());
+        Sidecar sidecar = Sidecar.start(options, SidecarAdapters::of);
+        return new TeamMember(sidecar, home.readToken().orElseThrow(), clone);
+    }
+
+    Sidecar sidecar() {
+        return sidecar;
+    }
+
+    Path workingTree() {
+        return clone;
+    }
+
+    String file(String relative) {
+        return clone.resolve(relative).toString();
+    }
+
+    /** Registers a session of this test's JVM (always alive) working in the clone; returns its key. */
+    String register(String session) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("session_id", session);
+        body.put("agent", "claude-code");
+        body.put("pid", ProcessHandle.current().pid());
+        body.put("cwd", clone.toString());
+        Reply reply = post("/v1/sessions", body, null);
+        if (reply.status() != 201) {
+            throw new IllegalStateException("registering " + session + " failed: " + reply.body());
+        }
+        return reply.body().path("key").asText();
+    }
+
+    Reply acquire(String session, String key, String... relative) {
+        return post("/v1/locks/acquire", Map.of("session_id", session,
+                "files", List.of(relative).stream().map(this::file).toList()), key);
+    }
+
+    Reply release(String session, String key, String... relative) {
+        return post("/v1/locks/release", Map.of("session_id", session,
+                "files", List.of(relative).stream().map(this::file).toList()), key);
+    }
+
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).GET(), null);
+    }
+
+    Reply post(String path, Object body, String key) {
+        try {
+            return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body))), key);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + sidecar.port();
+    }
+
+    private Reply send(HttpRequest.Builder request, String key) {
+        request.header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(60));
+        if (key != null) {
+            request.header(dev.baton.http.Callers.KEY_HEADER, key);
+        }
+        try {
+            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode body = response.body().length == 0 ? Json.mapper().createObjectNode() : Json.mapper().readTree(response.body());
+            return new Reply(response.statusCode(), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        sidecar.close();
+    }
+}
