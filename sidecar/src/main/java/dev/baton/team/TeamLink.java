@@ -114,8 +114,12 @@ final class TeamLink implements AutoCloseable {
             try (Statement listen = opened.createStatement()) {
                 listen.execute("LISTEN " + TeamDatabase.CHANNEL);
             }
-            lastEvent = TeamDatabase.newestEvent(opened);
-            space.loadElsewhere(opened);
+            if (lastEvent == 0) {
+                // First join: the other machines' files as they are now; from then on, every event in order. A
+                // reconnect goes on from the last event read, so nothing written meanwhile (a conflict) is missed.
+                lastEvent = TeamDatabase.newestEvent(opened);
+                space.loadElsewhere(opened);
+            }
             Connection forClaims = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
             synchronized (this) {
                 work = opened;

@@ -23,10 +23,16 @@ public final class SidecarProcess implements AutoCloseable {
     }
 
     public static SidecarProcess start(Path home) {
+        return start(home, java.util.Map.of());
+    }
+
+    /** @param env settings added to the sidecar's environment (a team's BATON_TEAM_URL, say) */
+    public static SidecarProcess start(Path home, java.util.Map<String, String> env) {
         try {
             Files.deleteIfExists(home.resolve("endpoint"));
-            ProcessBuilder builder = new BatonCli(home, home).builder("serve", "--port", "0")
-                    .redirectErrorStream(true)
+            ProcessBuilder builder = new BatonCli(home, home).builder("serve", "--port", "0");
+            builder.environment().putAll(env);
+            builder.redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("sidecar.log").toFile()));
             Process process = builder.start();
             Path endpoint = home.resolve("endpoint");
@@ -58,6 +64,24 @@ public final class SidecarProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** SIGSTOP, or SIGCONT when {@code paused} is false: a process frozen as a suspended laptop is. */
+    public void pause(boolean paused) {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            Process signal = new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", Long.toString(process.pid())).start();
+            if (!signal.waitFor(30, TimeUnit.SECONDS) || signal.exitValue() != 0) {
+                throw new IllegalStateException("could not signal the sidecar " + process.pid());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** SIGKILL: no shutdown hook runs, nothing is flushed. */

@@ -28,8 +28,8 @@ class TeamLockingTest {
     void twoMachinesWithClonesOfOneRepository() throws IOException {
         url = TeamPostgres.newDatabase();
         TestRepo origin = TestRepo.create(dir.resolve("origin"), "src/App.java", "src/Util.java");
-        Path first = clone(origin, "https://GitHub.com/acme/shop.git", "one");
-        Path second = clone(origin, "git@github.com:acme/shop", "two");
+        Path first = TeamMember.cloneOf(origin, "https://GitHub.com/acme/shop.git", dir, "one");
+        Path second = TeamMember.cloneOf(origin, "git@github.com:acme/shop", dir, "two");
         one = TeamMember.join(dir, url, "machine-one", first, Map.of());
         two = TeamMember.join(dir, url, "machine-two", second, Map.of());
     }
@@ -127,12 +127,5 @@ class TeamLockingTest {
         assertThat(team.path("machines").findValuesAsText("machine")).containsExactly("machine-one", "machine-two");
         assertThat(team.path("machines").get(0).path("locks").asInt()).isEqualTo(2);
         assertThat(team.path("machines").get(0).path("lease_valid").asBoolean()).isTrue();
-    }
-
-    private Path clone(TestRepo origin, String originUrl, String name) throws IOException {
-        Path clone = dir.resolve(name);
-        origin.git("clone", "-q", origin.root().toString(), clone.toString());
-        TestRepo.create(clone).git("remote", "set-url", "origin", originUrl);
-        return clone.toRealPath();
     }
 }

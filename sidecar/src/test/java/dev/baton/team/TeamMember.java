@@ -6,6 +6,7 @@ import dev.baton.http.Json;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
+import dev.baton.support.SidecarProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -26,17 +27,44 @@ import java.util.Map;
 final class TeamMember implements AutoCloseable {
 
     record Reply(int status, JsonNode body) {
+        boolean acquired() {
+            return body.path("all_acquired").asBoolean();
+        }
+
+        JsonNode holder() {
+            return body.path("results").get(0).path("holder");
+        }
     }
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final Sidecar sidecar;
+    private final SidecarProcess process;
+    private final int port;
     private final String token;
     private final Path clone;
 
-    private TeamMember(Sidecar sidecar, String token, Path clone) {
+    private TeamMember(Sidecar sidecar, SidecarProcess process, int port, String token, Path clone) {
         this.sidecar = sidecar;
+        this.process = process;
+        this.port = port;
         this.token = token;
         this.clone = clone;
+    }
+
+    /** A machine whose sidecar runs in a JVM of its own (started as {@code baton serve}), to kill or pause it. */
+    static TeamMember joinAsProcess(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings) {
+        Map<String, String> env = new LinkedHashMap<>(extraSettings);
+        env.put("BATON_TEAM_URL", url);
+        env.put("BATON_TEAM_MACHINE", machine);
+        Path home = dir.resolve(machine + "-home");
+        try {
+            java.nio.file.Files.createDirectories(home, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        SidecarProcess process = SidecarProcess.start(home, env);
+        return new TeamMember(null, process, process.port(), process.token(), clone);
     }
 
     static TeamMember join(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings)
@@ -48,11 +76,25 @@ final class TeamMember implements AutoCloseable {
         SidecarOptions options = SidecarOptions.defaults(home, 0).withSweepEvery(Duration.ofHours(1))
                 .inTeam(TeamSettings.fromEnvironment(env).orElseThrow());
         Sidecar sidecar = Sidecar.start(options, SidecarAdapters::of);
-        return new TeamMember(sidecar, home.readToken().orElseThrow(), clone);
+        return new TeamMember(sidecar, null, sidecar.port(), home.readToken().orElseThrow(), clone);
     }
 
+    /** A clone of {@code origin} at {@code dir/name} whose remote origin is spelled {@code originUrl}. */
+    static Path cloneOf(dev.baton.git.TestRepo origin, String originUrl, Path dir, String name) throws IOException {
+        Path clone = dir.resolve(name);
+        origin.git("clone", "-q", origin.root().toString(), clone.toString());
+        dev.baton.git.TestRepo.create(clone).git("remote", "set-url", "origin", originUrl);
+        return clone.toRealPath();
+    }
+
+    /** The in-process sidecar (null for one in its own JVM). */
     Sidecar sidecar() {
         return sidecar;
+    }
+
+    /** The sidecar's own JVM (null for one in this JVM). */
+    SidecarProcess process() {
+        return process;
     }
 
     Path workingTree() {
@@ -101,7 +143,7 @@ final class TeamMember implements AutoCloseable {
     }
 
     private String base() {
-        return "http://127.0.0.1:" + sidecar.port();
+        return "http://127.0.0.1:" + port;
     }
 
     private Reply send(HttpRequest.Builder request, String key) {
@@ -123,6 +165,10 @@ final class TeamMember implements AutoCloseable {
 
     @Override
     public void close() {
-        sidecar.close();
+        if (sidecar != null) {
+            sidecar.close();
+        } else {
+            process.close();
+        }
     }
 }
