@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
                 ServeCommand.class,
                 StopCommand.class,
                 StatusCommand.class,
+                TeamCommands.class,
                 LockCommands.Locks.class,
                 LockCommands.Check.class,
                 LockCommands.Acquire.class,

@@ -128,6 +128,8 @@ public final class Sidecar implements AutoCloseable {
                 baton.closeWith(team);
                 team.attach(baton.ledger());
                 routes.add(TeamRoutes.of(team));
+            } else {
+                routes.add(TeamRoutes.none());
             }
             // Not before: a first start killed before its database existed must not make the next one refuse.
             home.markDatabaseCreated(channel);

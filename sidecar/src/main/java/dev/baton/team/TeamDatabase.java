@@ -299,4 +299,20 @@ final class TeamDatabase {
             return machines;
         }
     }
+
+    static List<TeamSession> sessions(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("""
+                     SELECT c.machine, c.session, s.agent, s.name, s.plan, count(*)
+                     FROM baton_team_claims c
+                     LEFT JOIN baton_team_sessions s ON s.machine = c.machine AND s.session = c.session
+                     GROUP BY c.machine, c.session, s.agent, s.name, s.plan ORDER BY c.machine, c.session""")) {
+            List<TeamSession> sessions = new ArrayList<>();
+            while (row.next()) {
+                sessions.add(new TeamSession(row.getString(1), row.getString(2), row.getString(3), row.getString(4),
+                        row.getString(5), row.getInt(6)));
+            }
+            return sessions;
+        }
+    }
 }

@@ -201,16 +201,18 @@ final class TeamLink implements AutoCloseable {
     TeamView view(int claimedHere, int unsynced, int knownElsewhere) {
         boolean connected = claims != null;
         List<TeamMachine> machines = List.of();
+        List<TeamSession> sessions = List.of();
         String machinesError = null;
         try (Connection look = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND)) {
             machines = TeamDatabase.machines(look);
+            sessions = TeamDatabase.sessions(look);
         } catch (SQLException e) {
             machinesError = e.getMessage();
         }
         return new TeamView(settings.url().shown(), settings.machine(), settings.host(), connected,
                 connected ? null : unreachableSince, connected ? null : lastError, settings.strict(),
                 settings.ttl().toSeconds(), settings.perBranch() ? "branch" : "repository", claimedHere, unsynced,
-                knownElsewhere, machines, machinesError);
+                knownElsewhere, machines, sessions, machinesError);
     }
 
     @Override

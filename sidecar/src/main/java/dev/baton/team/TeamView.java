@@ -9,9 +9,11 @@ import java.util.List;
  *
  * @param unreachableSince null while connected
  * @param unsynced         files granted here while the database did not answer, not yet claimed in it
+ * @param sessions         every session of the team that holds files, by machine
  * @param machinesError    why the machines could not be listed, null when they were
  */
 public record TeamView(String url, String machine, String host, boolean connected, Instant unreachableSince,
                        String lastError, boolean strict, long ttlSeconds, String scope, int claimed, int unsynced,
-                       int knownElsewhere, List<TeamMachine> machines, String machinesError) {
+                       int knownElsewhere, List<TeamMachine> machines, List<TeamSession> sessions,
+                       String machinesError) {
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.git.TestRepo;
+import dev.baton.support.BatonCli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,7 +120,7 @@ class TeamLockingTest {
         String alice = one.register("alice-session");
         one.acquire("alice-session", alice, "src/App.java", "src/Util.java");
 
-        JsonNode team = two.get("/v1/team").body();
+        JsonNode team = two.get("/v1/team").body().path("team");
 
         assertThat(team.path("connected").asBoolean()).as(team.toString()).isTrue();
         assertThat(team.path("machine").asText()).isEqualTo("machine-two");
@@ -127,5 +128,19 @@ class TeamLockingTest {
         assertThat(team.path("machines").findValuesAsText("machine")).containsExactly("machine-one", "machine-two");
         assertThat(team.path("machines").get(0).path("locks").asInt()).isEqualTo(2);
         assertThat(team.path("machines").get(0).path("lease_valid").asBoolean()).isTrue();
+    }
+
+    @Test
+    void batonTeamStatusListsTheMachinesAndTheSessionsThatHoldFiles() {
+        String alice = one.register("alice-session");
+        one.acquire("alice-session", alice, "src/App.java");
+
+        BatonCli.Result status = new BatonCli(dir.resolve("machine-two-home"), dir).run("team", "status");
+
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out()).contains("connected").contains("this machine: machine-two")
+                .contains("machine-one").contains("alice-session").contains("1 lock(s)");
+        assertThat(status.out().indexOf("alice-session")).isGreaterThan(status.out().indexOf("machine-one"))
+                .isLessThan(status.out().indexOf("machine-two ") < 0 ? Integer.MAX_VALUE : status.out().lastIndexOf("machine-two"));
     }
 }

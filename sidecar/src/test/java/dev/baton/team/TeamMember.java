@@ -42,6 +42,7 @@ final class TeamMember implements AutoCloseable {
     private final int port;
     private final String token;
     private final Path clone;
+    private Path home;
 
     private TeamMember(Sidecar sidecar, SidecarProcess process, int port, String token, Path clone) {
         this.sidecar = sidecar;
@@ -64,7 +65,9 @@ final class TeamMember implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         SidecarProcess process = SidecarProcess.start(home, env);
-        return new TeamMember(null, process, process.port(), process.token(), clone);
+        TeamMember member = new TeamMember(null, process, process.port(), process.token(), clone);
+        member.home = home;
+        return member;
     }
 
     static TeamMember join(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings)
@@ -76,7 +79,9 @@ final class TeamMember implements AutoCloseable {
         SidecarOptions options = SidecarOptions.defaults(home, 0).withSweepEvery(Duration.ofHours(1))
                 .inTeam(TeamSettings.fromEnvironment(env).orElseThrow());
         Sidecar sidecar = Sidecar.start(options, SidecarAdapters::of);
-        return new TeamMember(sidecar, null, sidecar.port(), home.readToken().orElseThrow(), clone);
+        TeamMember member = new TeamMember(sidecar, null, sidecar.port(), home.readToken().orElseThrow(), clone);
+        member.home = home.dir();
+        return member;
     }
 
     /** A clone of {@code origin} at {@code dir/name} whose remote origin is spelled {@code originUrl}. */
@@ -85,6 +90,11 @@ final class TeamMember implements AutoCloseable {
         origin.git("clone", "-q", origin.root().toString(), clone.toString());
         dev.baton.git.TestRepo.create(clone).git("remote", "set-url", "origin", originUrl);
         return clone.toRealPath();
+    }
+
+    /** The machine's BATON_HOME. */
+    Path home() {
+        return home;
     }
 
     /** The in-process sidecar (null for one in its own JVM). */

@@ -53,7 +53,7 @@ class TeamOutageTest {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
         assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
-        await().atMost(Duration.ofSeconds(30)).until(() -> two.get("/v1/team").body().path("known_elsewhere").asInt() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> two.get("/v1/team").body().path("team").path("known_elsewhere").asInt() == 1);
 
         database.close();
         TeamMember.Reply stillHeld = two.acquire("bob-session", bob, "src/App.java");
@@ -67,12 +67,12 @@ class TeamOutageTest {
         assertThat(alicesNewFile.acquired()).isTrue();
         assertThat(two.sidecar().baton().notices().takeNotices("bob-session"))
                 .anySatisfy(notice -> assertThat(notice).contains("team database does not answer"));
-        assertThat(two.get("/v1/team").body().path("connected").asBoolean()).isFalse();
+        assertThat(two.get("/v1/team").body().path("team").path("connected").asBoolean()).isFalse();
 
         restart();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> one.get("/v1/team").body().path("connected").asBoolean()
-                && two.get("/v1/team").body().path("connected").asBoolean());
+        await().atMost(Duration.ofSeconds(60)).until(() -> one.get("/v1/team").body().path("team").path("connected").asBoolean()
+                && two.get("/v1/team").body().path("team").path("connected").asBoolean());
         List<String> aliceHears = new ArrayList<>();
         List<String> bobHears = new ArrayList<>();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
