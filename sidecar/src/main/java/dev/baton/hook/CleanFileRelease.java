@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The advisory release when an edit is over (an agent's turn ended, a subagent ended, a tool failed or was
  * refused): the files that are clean against git (no staged or unstaged change, not untracked) and have no
- * edit in flight go back to everyone; dirty files stay held until the session ends. Git runs outside the ledger; {@link LockTable#releaseIfUnchanged} then frees
+ * edit in flight go back to everyone (in a team, only once their last commit reached the shared remote); dirty
+ * files stay held until the session ends. Git runs outside the ledger; {@link LockTable#releaseIfUnchanged} then frees
  * only locks that no edit touched since they were observed, so no edit slips between check and release.
  */
 final class CleanFileRelease {
@@ -92,7 +93,7 @@ final class CleanFileRelease {
             try {
                 Set<Path> changed = git.changedFiles(root);
                 for (FileLock lock : repoLocks) {
-                    if (changed.contains(Path.of(lock.file()))) {
+                    if (changed.contains(Path.of(lock.file())) || !locks.mayReleaseWhenClean(lock.file())) {
                         kept.add(lock.file());
                     } else {
                         clean.add(lock);

@@ -23,6 +23,9 @@ public final class HeldMessage {
 
     /** The same with another next step (e.g. the state of a request the caller has made already). */
     public static String of(String shownFile, Holder holder, Instant now, String nextStep) {
+        if (Holder.RELEASED.equals(holder.alive()) && holder.note() != null) {
+            return shownFile + " is free, but " + holder.note();
+        }
         return shownFile + " is " + heldBy(holder, now) + "; " + nextStep;
     }
 

@@ -435,6 +435,11 @@ public final class LockTable {
                 session.plan() == null ? null : session.plan().summary());
     }
 
+    /** Whether a clean file may go back at a turn's end ({@link SharedLockSpace#mayRelease}); runs outside the ledger. */
+    public boolean mayReleaseWhenClean(String file) {
+        return shared.mayRelease(file);
+    }
+
     public HolderLiveness liveness() {
         return liveness;
     }

@@ -41,6 +41,14 @@ public interface SharedLockSpace {
     /** Gives back claims made by {@link #claim} that the local table did not keep (an all-or-nothing edit refused). */
     void unclaim(Collection<String> files);
 
+    /**
+     * Whether a file that is clean in its working tree may go back at the end of a turn; a team keeps one whose last
+     * commit has not reached the shared remote. Called outside the ledger (it may run git).
+     */
+    default boolean mayRelease(String file) {
+        return true;
+    }
+
     /** What the session must hear at its next hook call about the shared space (unreachable, a conflict), once. */
     default List<String> takeNotices(String sessionId) {
         return List.of();

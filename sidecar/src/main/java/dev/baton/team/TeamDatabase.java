@@ -51,6 +51,11 @@ final class TeamDatabase {
             statement.execute("CREATE INDEX IF NOT EXISTS baton_team_claims_by_machine ON baton_team_claims (machine)");
             statement.execute("CREATE SEQUENCE IF NOT EXISTS baton_team_fences");
             statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_files (
+                      repository text NOT NULL, path text NOT NULL, last_commit text NOT NULL, branch text,
+                      machine text NOT NULL, session text NOT NULL, at timestamptz NOT NULL,
+                      PRIMARY KEY (repository, path))""");
+            statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_events (
                       seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,
                       repository text, path text, session text, fence bigint, detail text)""");
@@ -106,7 +111,8 @@ final class TeamDatabase {
     sealed interface Claim permits Granted, Held, Raced {
     }
 
-    record Granted(long fence) implements Claim {
+    /** @param previous the last change another machine's holder left, null when there is none to check */
+    record Granted(long fence, LastChange previous) implements Claim {
     }
 
     record Held(RemoteHold hold) implements Claim {
@@ -141,10 +147,12 @@ final class TeamDatabase {
                 logged AS (
                   INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence)
                   SELECT numbered.seq, now(), ?, 'claim', ?, ?, ?, claimed.fence FROM numbered, claimed)
-                SELECT claimed.fence, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM claimed
+                SELECT claimed.fence, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                  f.last_commit, f.branch, f.machine, f.session
+                FROM claimed LEFT JOIN baton_team_files f ON f.repository = ? AND f.path = ? AND f.machine <> ?
                 UNION ALL
                 SELECT NULL, held.machine, m.host, held.session, s.agent, s.name, s.plan, s.pid, held.since, held.fence,
-                  m.lease_until > now()
+                  m.lease_until > now(), NULL, NULL, NULL, NULL
                 FROM baton_team_claims held
                 LEFT JOIN baton_team_sessions s ON s.machine = held.machine AND s.session = held.session
                 LEFT JOIN baton_team_machines m ON m.machine = held.machine
@@ -167,12 +175,17 @@ final class TeamDatabase {
             claim.setString(++i, session.id());
             claim.setString(++i, file.repository());
             claim.setString(++i, file.path());
+            claim.setString(++i, machine);
+            claim.setString(++i, file.repository());
+            claim.setString(++i, file.path());
             try (ResultSet row = claim.executeQuery()) {
                 if (!row.next()) {
                     return new Raced(); // a claim that committed after this statement began took it: ask again
                 }
                 if (row.getObject(1) != null) {
-                    return new Granted(row.getLong(1));
+                    LastChange previous = row.getString(12) == null ? null
+                            : new LastChange(row.getString(12), row.getString(13), row.getString(14), row.getString(15));
+                    return new Granted(row.getLong(1), previous);
                 }
                 return new Held(hold(file, row, 2));
             }
@@ -189,11 +202,17 @@ final class TeamDatabase {
     }
 
     /** Gives a file back, only if this machine still holds it under this fencing number (a later claim stays). */
-    static boolean release(Connection connection, String machine, SharedPath file, long fence) throws SQLException {
+    static boolean release(Connection connection, String machine, SharedPath file, long fence, LastChange last)
+            throws SQLException {
         try (PreparedStatement release = connection.prepareStatement("""
                 WITH gone AS (
                   DELETE FROM baton_team_claims WHERE repository = ? AND path = ? AND machine = ? AND fence = ?
                   RETURNING session, fence),
+                recorded AS (
+                  INSERT INTO baton_team_files (repository, path, last_commit, branch, machine, session, at)
+                  SELECT ?, ?, ?::text, ?, ?, gone.session, now() FROM gone WHERE ?::text IS NOT NULL
+                  ON CONFLICT (repository, path) DO UPDATE SET last_commit = EXCLUDED.last_commit,
+                    branch = EXCLUDED.branch, machine = EXCLUDED.machine, session = EXCLUDED.session, at = EXCLUDED.at),
                 numbered AS (
                   UPDATE baton_team_event_counter SET seq = seq + 1 WHERE EXISTS (SELECT 1 FROM gone)
                   RETURNING seq, pg_notify('baton_team', seq::text))
@@ -203,9 +222,15 @@ final class TeamDatabase {
             release.setString(2, file.path());
             release.setString(3, machine);
             release.setLong(4, fence);
-            release.setString(5, machine);
-            release.setString(6, file.repository());
-            release.setString(7, file.path());
+            release.setString(5, file.repository());
+            release.setString(6, file.path());
+            release.setString(7, last == null ? null : last.commit());
+            release.setString(8, last == null ? null : last.branch());
+            release.setString(9, machine);
+            release.setString(10, last == null ? null : last.commit());
+            release.setString(11, machine);
+            release.setString(12, file.repository());
+            release.setString(13, file.path());
             return release.executeUpdate() > 0;
         }
     }

@@ -56,21 +56,52 @@ class TeamHookTest {
         assertThat(again.out()).as("the holder edits on").doesNotContain("\"deny\"");
     }
 
+    @Test
+    void aFileCommittedButNotPushedStaysHeldAtTurnEndAndGoesOnceItReachedTheRemote() throws Exception {
+        String url = TeamPostgres.newDatabase();
+        TestRepo seed = TestRepo.create(dir.resolve("seed"), "src/Cart.java");
+        Path remote = dir.resolve("shop.git");
+        seed.git("clone", "-q", "--bare", seed.root().toString(), remote.toString());
+        seed.git("clone", "-q", remote.toString(), dir.resolve("ana").toString());
+        TestRepo clone = TestRepo.create(dir.resolve("ana"));
+        clone.git("reset", "-q", "--hard", "origin/main");
+        one = TeamMember.join(dir, url, "laptop-ana", clone.root(), Map.of());
+
+        assertThat(edit(one, "ana-claude-session", "src/Cart.java").out()).doesNotContain("\"deny\"");
+        clone.write("src/Cart.java", "class Cart { long total; }\n");
+        clone.git("commit", "-q", "-am", "total");
+        hook(one, "ana-claude-session", "Stop", "claude-stop.json", null);
+
+        assertThat(held(one)).as("committed here only: another machine would edit the copy before it").isTrue();
+        clone.git("push", "-q", "origin", "main");
+        hook(one, "ana-claude-session", "Stop", "claude-stop.json", null);
+        assertThat(held(one)).as("on the remote now").isFalse();
+    }
+
+    private static boolean held(TeamMember machine) {
+        return machine.sidecar().baton().ledger().read(world -> world.count(dev.baton.lock.LockRows.FILES)) > 0;
+    }
+
     private record Result(int exit, String out, String err) {
     }
 
     /** Claude Code's PreToolUse for an Edit of {@code file} in the machine's clone, through the real hook script. */
     private Result edit(TeamMember machine, String session, String file) throws IOException, InterruptedException {
+        return hook(machine, session, "PreToolUse", "claude-pretooluse-edit.json", file);
+    }
+
+    private Result hook(TeamMember machine, String session, String event, String sample, String file)
+            throws IOException, InterruptedException {
         String payload;
-        try (InputStream sample = TeamHookTest.class.getResourceAsStream("/hook-samples/claude-pretooluse-edit.json")) {
-            payload = new String(sample.readAllBytes(), StandardCharsets.UTF_8)
+        try (InputStream in = TeamHookTest.class.getResourceAsStream("/hook-samples/" + sample)) {
+            payload = new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace("3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01", session)
-                    .replace("/home/dev/shop/src/main/java/shop/Cart.java", machine.file(file))
+                    .replace("/home/dev/shop/src/main/java/shop/Cart.java", file == null ? "" : machine.file(file))
                     .replace("/home/dev/shop", machine.workingTree().toString());
         }
         Path out = Files.createTempFile(dir, "out", ".json");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder builder = new ProcessBuilder(List.of(HOOK.toString(), "claude", "PreToolUse"))
+        ProcessBuilder builder = new ProcessBuilder(List.of(HOOK.toString(), "claude", event))
                 .directory(machine.workingTree().toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
         List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "XDG_STATE_HOME")
                 .forEach(builder.environment()::remove);
