@@ -52,12 +52,23 @@ final class TeamMember implements AutoCloseable {
         this.clone = clone;
     }
 
+    private Map<String, String> env;
+
     /** A machine whose sidecar runs in a JVM of its own (started as {@code baton serve}), to kill or pause it. */
     static TeamMember joinAsProcess(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings) {
         Map<String, String> env = new LinkedHashMap<>(extraSettings);
         env.put("BATON_TEAM_URL", url);
         env.put("BATON_TEAM_MACHINE", machine);
-        Path home = dir.resolve(machine + "-home");
+        return startProcess(dir.resolve(machine + "-home"), env, clone);
+    }
+
+    /** SIGKILLs this machine's sidecar process and starts another on the same home, as after a crash. */
+    TeamMember killAndRestart() {
+        process.kill();
+        return startProcess(home, env, clone);
+    }
+
+    private static TeamMember startProcess(Path home, Map<String, String> env, Path clone) {
         try {
             java.nio.file.Files.createDirectories(home, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
@@ -67,6 +78,7 @@ final class TeamMember implements AutoCloseable {
         SidecarProcess process = SidecarProcess.start(home, env);
         TeamMember member = new TeamMember(null, process, process.port(), process.token(), clone);
         member.home = home;
+        member.env = env;
         return member;
     }
 
