@@ -157,7 +157,7 @@ final class AfterCheck {
             baton.locks().acquire(new AcquireRequest(sessionId, free, Duration.ZERO, false, false));
         }
         List<String> lines = new ArrayList<>();
-        String shownCommand = ShellDenial.shorten(command.text());
+        String shownCommand = ShellWording.shorten(command.text());
         othersHeld.forEach((file, lock) -> {
             String holder = lock.sessionId();
             String where = changed.get(file);
@@ -167,11 +167,11 @@ final class AfterCheck {
             });
             Path holderCwd = baton.sessions().find(holder).map(Session::cwd).map(Path::of).orElse(null);
             try {
-                baton.messages().send(sessionId, holder, ShellDenial.toHolder(command.text(), file, sessionId, where, holderCwd));
+                baton.messages().send(sessionId, holder, ShellWording.toHolder(command.text(), file, sessionId, where, holderCwd));
             } catch (BatonException e) {
                 LOG.info("could not tell session {} about the change to {}: {}", holder, file, e.getMessage());
             }
-            lines.add(ShellDenial.toWriter(command.text(), file, holder, where, command.cwd(), busy.test(lock)));
+            lines.add(ShellWording.toWriter(command.text(), file, holder, where, command.cwd(), busy.test(lock)));
         });
         return lines;
     }

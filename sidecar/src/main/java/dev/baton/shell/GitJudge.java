@@ -1,10 +1,12 @@
 package dev.baton.shell;
 
 import dev.baton.git.GitException;
+import dev.baton.git.RepoRoot;
 import dev.baton.git.WorkTreeState;
 import dev.baton.session.Session;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +16,9 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Judges a git command against the repository's state before it runs: a discard, clean, stage, commit or switch is
- * refused when it would reach a file another live session holds, with the files, their holders and what to run
- * instead.
+ * Judges git before a command runs: a discard, clean, stage, commit or switch is refused when it would reach a file
+ * another live session holds, with the files, their holders and what to run instead; a write that plants code git
+ * runs (a hook, its configuration, attributes) is refused while other sessions hold files in the repository.
  */
 final class GitJudge {
 
@@ -81,48 +83,49 @@ final class GitJudge {
     }
 
     /** Why the git command must not run now ({@code blocked}: the held files it reaches), or null when it may. */
-    String reason(Session session, GitCommand git, WorkTreeState state, Path cwd, List<ShellDenial.Blocked> blocked) {
+    String reason(Session session, GitCommand git, WorkTreeState state, Path cwd, List<BlockedWrite> blocked) {
         if (blocked.isEmpty()) {
             return null;
         }
         Path base = cwd != null ? cwd : state.root();
-        String heldText = blocked.stream().map(b -> ShellDenial.shown(b.file(), base) + " (" + ShellDenial.holderText(b.holder()) + ")")
-                .collect(Collectors.joining(", "));
-        String what = switch (git.effect()) {
-            case DISCARD -> "would throw away uncommitted changes to files other sessions hold";
-            case CLEAN -> "would delete untracked files other sessions hold";
-            case STAGE -> "would stage files other sessions hold";
-            case COMMIT -> "would commit files other sessions staged and hold";
-            case COMMIT_ALL -> "would commit files other sessions hold";
-            case SWITCH -> "would rewrite files other sessions hold";
-            case UNSTAGE -> "would take changes other sessions staged out of the index";
-            case INDEX -> "would change the staged copies of files other sessions hold";
-            case PLANT -> "would make git run a program of its choosing in every session's git commands in this"
-                    + " repository, where other sessions hold files";
-            case OTHER -> "";
-        };
-        StringBuilder reason = new StringBuilder("`").append(ShellDenial.shorten(git.part())).append("` ").append(what)
-                .append(": ").append(heldText).append('.');
+        List<String> own = List.of();
         if (git.effect() == GitCommand.Effect.STAGE || git.effect() == GitCommand.Effect.COMMIT
                 || git.effect() == GitCommand.Effect.COMMIT_ALL) {
-            Set<String> heldFiles = blocked.stream().map(ShellDenial.Blocked::file).collect(Collectors.toSet());
+            Set<String> heldFiles = blocked.stream().map(BlockedWrite::file).collect(Collectors.toSet());
             Set<String> mine = held.own(session);
-            List<String> own = state.dirty().stream()
+            own = state.dirty().stream()
                     .filter(path -> { String c = HeldByOthers.canonical(path); return c != null && mine.contains(c) && !heldFiles.contains(c); })
-                    .sorted().map(path -> ShellDenial.quoted(ShellDenial.shown(path.toString(), base))).toList();
-            if (own.isEmpty()) {
-                reason.append(" None of the changed files is yours to commit.");
-            } else if (git.effect() == GitCommand.Effect.STAGE) {
-                reason.append(" Stage only your own files instead: `git add ").append(String.join(" ", own)).append("`.");
-            } else {
-                reason.append(" Commit only your own files instead: `git commit -m \"…\" -- ")
-                        .append(String.join(" ", own)).append("`.");
-            }
-        } else if (git.effect() == GitCommand.Effect.PLANT) {
-            reason.append(" Ask the person supervising the agents to set it, or set it once the other sessions are done.");
-        } else {
-            reason.append(" Name your own files instead (e.g. `git restore -- FILE`), or ask the holders to commit first.");
+                    .sorted().map(path -> ShellWording.quoted(ShellWording.shown(path.toString(), base))).toList();
         }
-        return reason.toString();
+        return ShellWording.gitReason(git, blocked, base, own);
+    }
+
+    /**
+     * Writes that plant code git runs for everyone in a repository (a hook, its configuration, attributes naming
+     * filters or drivers), refused while other sessions hold files there: another session's git command would run it.
+     */
+    List<String> planted(Session session, List<WriteTarget> writes) {
+        List<String> reasons = new ArrayList<>();
+        for (WriteTarget write : writes) {
+            Path path = write.path();
+            Optional<Path> repo = RepoRoot.of(path.getParent() == null ? path : path.getParent())
+                    .map(root -> root.getFileName() != null && root.getFileName().toString().equals(".git") ? root.getParent() : root);
+            if (repo.isEmpty()) {
+                continue;
+            }
+            Path git = repo.get().resolve(".git");
+            boolean plants = path.startsWith(git.resolve("hooks")) || path.equals(git.resolve("config"))
+                    || path.equals(git.resolve("info/attributes")) || path.getFileName() != null
+                    && path.getFileName().toString().equals(".gitattributes") || write.tree() && git.startsWith(path);
+            if (!plants) {
+                continue;
+            }
+            List<BlockedWrite> inRepo = held.among(session, held.all().stream()
+                    .filter(file -> Path.of(file).startsWith(repo.get())).collect(Collectors.toSet()), write.part());
+            if (!inRepo.isEmpty()) {
+                reasons.add(ShellWording.planted(write.part(), path, repo.get(), inRepo));
+            }
+        }
+        return reasons;
     }
 }

@@ -28,12 +28,12 @@ final class HeldByOthers {
     }
 
     /** Which of {@code files} another live session holds (a stale holder is freed on the way, as an acquire does). */
-    List<ShellDenial.Blocked> among(Session session, Set<String> files, String part) {
+    List<BlockedWrite> among(Session session, Set<String> files, String part) {
         if (files.isEmpty()) {
             return List.of();
         }
         return baton.ledger().write(tx -> {
-            List<ShellDenial.Blocked> held = new ArrayList<>();
+            List<BlockedWrite> held = new ArrayList<>();
             for (String file : files) {
                 Optional<FileLock> lock = tx.world().find(LockRows.FILES, file);
                 if (lock.isEmpty() || sharedWith(session, lock.get().sessionId())) {
@@ -43,7 +43,7 @@ final class HeldByOthers {
                 if (holder.isPresent() && baton.locks().freeIfStale(tx, holder.get())) {
                     continue;
                 }
-                held.add(new ShellDenial.Blocked(file, baton.locks().holderView(tx.world(), lock.get()), part));
+                held.add(new BlockedWrite(file, baton.locks().holderView(tx.world(), lock.get()), part));
             }
             return held;
         });
@@ -53,8 +53,8 @@ final class HeldByOthers {
      * Files another session holds that the targets reach: under a directory written anywhere, matched by a glob
      * (or under what it matches, for a recursive one). A glob that matches no held file reaches none.
      */
-    List<ShellDenial.Blocked> under(Session session, List<WriteTarget> targets) {
-        List<ShellDenial.Blocked> blocked = new ArrayList<>();
+    List<BlockedWrite> under(Session session, List<WriteTarget> targets) {
+        List<BlockedWrite> blocked = new ArrayList<>();
         for (WriteTarget target : targets) {
             String dir = canonical(target.path());
             if (dir == null) {

@@ -44,12 +44,11 @@ final class IndexTurns {
             Path repo = repos.get(i);
             String name = name(repo);
             NamedLockOutcome outcome = baton.namedLocks().acquire(name, agent, host,
-                    "git index: " + ShellDenial.shorten(parts.get(i)), wait);
+                    "git index: " + ShellWording.shorten(parts.get(i)), wait);
             if (!outcome.acquired()) {
                 turns.forEach(this::end);
-                return new Outcome(List.of(), "Baton held back `" + ShellDenial.shorten(parts.get(i)) + "`: another session's"
-                        + " git command is writing the index of " + repo + " (" + outcome.lock().purpose() + ", pid "
-                        + outcome.lock().holder().pid() + ", " + outcome.holderAlive() + "). Run it again in a moment.");
+                return new Outcome(List.of(), ShellWording.indexBusy(parts.get(i), repo, outcome.lock().purpose(),
+                        outcome.lock().holder().pid(), outcome.holderAlive()));
             }
             turns.add(new Turn(repo, name, agent));
         }

@@ -1,47 +1,30 @@
 package dev.baton.shell;
 
 import dev.baton.Baton;
-import dev.baton.git.GitException;
-import dev.baton.git.RepoRoot;
 import dev.baton.git.TreeWatch;
-import dev.baton.git.WorkTreeState;
-import dev.baton.lock.AcquireOutcome;
-import dev.baton.lock.AcquireRequest;
-import dev.baton.lock.FileLock;
-import dev.baton.lock.LockResult;
 import dev.baton.session.AgentKind;
-import dev.baton.session.ProcessAncestry;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
-import dev.baton.state.BatonException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Guards an agent's shell commands, in steps. Before one runs ({@link #before}): the deny and allow lists; the
- * files it names are taken as the session's edits, or it is denied when another live session holds one
- * ({@link HeldByOthers}); git commands that would discard, stage or commit another session's held work are denied
- * ({@link GitJudge}); index writers of different sessions take turns ({@link IndexTurns}); and the moment it starts
- * is kept ({@link AfterCheck#take}). While it runs, the wrapper makes the files other sessions hold read-only
- * ({@link Enforcement}), and ties its run to the announced command ({@link #runStarted}). When it ended (its
- * PostToolUse, the wrapper's report, the turn's end): what it changed is claimed or recorded and told
- * ({@link AfterCheck#settle}). The words agents read are {@link ShellDenial}'s.
+ * Guards an agent's shell commands, as a pipeline of steps it composes. Before one runs, {@link CommandJudge} decides
+ * whether it may, and the moment it starts is kept ({@link AfterCheck#take}); the command then waits among the
+ * {@link PendingCommands} for its end. While it runs, the wrapper makes the files other sessions hold read-only
+ * ({@link Enforcement}) and ties its run to the announced command ({@link #runStarted}). When it ended (its
+ * PostToolUse, the wrapper's report, the turn's end), {@link Settlement} claims or records and tells what it changed.
+ * The words agents read are {@link ShellWording}'s.
  */
 public final class ShellGuard {
 
@@ -49,19 +32,16 @@ public final class ShellGuard {
     public static final String CONFLICT_ACTION = AfterCheck.CONFLICT_ACTION;
 
     /** The audit action of a command refused by the machine's deny list (it names no file). */
-    public static final String DENY_LIST_ACTION = "shell-deny-list";
+    public static final String DENY_LIST_ACTION = CommandJudge.DENY_LIST_ACTION;
 
     private static final Logger LOG = LoggerFactory.getLogger(ShellGuard.class);
 
     private final Baton baton;
     private final ShellSettings settings;
-    private final Predicate<String> lockable;
-    private final ShellAnalyzer analyzer;
-    private final HeldByOthers held;
-    private final GitJudge git;
-    private final IndexTurns turns;
+    private final CommandJudge judge;
     private final AfterCheck afterCheck;
     private final PendingCommands pending = new PendingCommands();
+    private final Settlement settlement;
 
     /**
      * @param lockable whether Baton locks a canonical file (the same rule as for edit tools)
@@ -71,12 +51,11 @@ public final class ShellGuard {
                       Function<String, List<String>> patchPaths, String host) {
         this.baton = baton;
         this.settings = settings;
-        this.lockable = lockable;
-        this.analyzer = new ShellAnalyzer(ShellAnalyzer.FileView.REAL, patchPaths);
-        this.held = new HeldByOthers(baton);
-        this.git = new GitJudge(held, settings.gitTimeout());
-        this.turns = new IndexTurns(baton, host, settings.indexWait());
+        HeldByOthers held = new HeldByOthers(baton);
+        IndexTurns turns = new IndexTurns(baton, host, settings.indexWait());
+        this.judge = new CommandJudge(baton, settings, lockable, patchPaths, held, turns);
         this.afterCheck = new AfterCheck(baton, settings, lockable, held, treeWatch(baton, lockable));
+        this.settlement = new Settlement(baton, afterCheck, turns);
     }
 
     /** The watch of working trees, or null where none can be made: git's view is asked instead. */
@@ -115,145 +94,19 @@ public final class ShellGuard {
         if (!settings.enabled() || command.text() == null || command.text().isBlank()) {
             return SILENT;
         }
-        finishUnmatched(command.sessionId());
+        // Commands the agent cannot match to their end (no tool call id) end when its next command starts.
+        pending.takeUnmatched(command.sessionId()).forEach(settlement::settle);
         Session session = baton.sessions().get(command.sessionId());
         Instant started = baton.clock().instant();
-        ShellAnalysis analysis = command.opaque()
-                ? new ShellAnalysis(List.of(), List.of(), List.of(command.text()), List.of())
-                : analyzer.analyse(command.text(), command.cwd());
-        List<String> denied = settings.denied(analysis.commands());
-        if (denied != null) {
-            String part = String.join(" ", denied);
-            audit(DENY_LIST_ACTION, session.id(), null, part, null);
-            return new Deny("Baton denies `" + part + "`: it is on this machine's deny list (BATON_SHELL_DENY). Ask the"
-                    + " person supervising the agents if it must run.");
+        CommandJudge.Verdict verdict = judge.judge(session, command);
+        if (verdict instanceof CommandJudge.Refused refused) {
+            return new Deny(refused.reason());
         }
-        Set<Path> repos = new LinkedHashSet<>();
-        repoOf(command.cwd()).ifPresent(repos::add);
-        analysis.git().forEach(g -> repoOf(workDir(g, command.cwd())).ifPresent(repos::add));
-        if (analysis.readOnly() || settings.allowed(analysis.commands())) {
-            // Still compared afterwards where that is cheap (a watched tree): a "read-only" program may write after all.
-            remember(command, afterCheck.take(session, started, repos, Map.of(), false), List.of(), List.of());
-            return SILENT;
-        }
-        Map<Path, WorkTreeState> states = new LinkedHashMap<>();
-
-        // 1. files and trees named on the command line
-        Map<String, String> files = new TreeMap<>();
-        List<WriteTarget> trees = new ArrayList<>();
-        for (WriteTarget target : analysis.writes()) {
-            String canonical = HeldByOthers.canonical(target.path());
-            if (canonical == null) {
-                continue;
-            }
-            if (target.tree() || target.glob() != null) {
-                trees.add(target);
-            } else if (lockable.test(canonical)) {
-                files.putIfAbsent(canonical, target.part());
-            }
-        }
-        List<ShellDenial.Blocked> blocked = new ArrayList<>(held.under(session, trees));
-        List<String> gitReasons = new ArrayList<>(planted(session, analysis.writes()));
-
-        // 2. git commands judged against the repository's state
-        for (GitCommand command1 : analysis.git()) {
-            Optional<Path> repo = repoOf(workDir(command1, command.cwd()));
-            if (repo.isEmpty() || command1.effect() == GitCommand.Effect.OTHER) {
-                continue;
-            }
-            try {
-                WorkTreeState state = stateOf(repo.get(), states);
-                Map<String, Path> touched = git.touched(command1, state);
-                List<ShellDenial.Blocked> reached = held.among(session, touched.keySet(), command1.part());
-                String reason = git.reason(session, command1, state, command.cwd(), reached);
-                if (reason != null) {
-                    gitReasons.add(reason);
-                    reached.forEach(b -> audit("deny", session.id(), b.file(), b.part(), b.holder().session()));
-                }
-            } catch (GitException e) {
-                LOG.warn("cannot judge `{}` for session {}: {}", command1.part(), session.id(), e.getMessage());
-            }
-        }
-        if (!blocked.isEmpty() || !gitReasons.isEmpty()) {
-            blocked.forEach(b -> audit("deny", session.id(), b.file(), b.part(), b.holder().session()));
-            return new Deny(ShellDenial.of(blocked, gitReasons, command.cwd(), baton.clock().instant()));
-        }
-
-        // 3. index writers of different sessions take turns, per repository
-        List<IndexTurns.Turn> taken = List.of();
-        if (session.process() != null) {
-            List<Path> writing = new ArrayList<>();
-            List<String> parts = new ArrayList<>();
-            for (GitCommand command1 : analysis.git()) {
-                Optional<Path> repo = repoOf(workDir(command1, command.cwd()));
-                if (command1.indexWrite() && repo.isPresent() && !writing.contains(repo.get())) {
-                    writing.add(repo.get());
-                    parts.add(command1.part());
-                }
-            }
-            IndexTurns.Outcome outcome = turns.take(session.process(), writing, parts);
-            if (outcome.refusal() != null) {
-                return new Deny(outcome.refusal());
-            }
-            taken = outcome.turns();
-        }
-
-        // 4. the named files become this session's edits, all or none
-        List<String> locked = new ArrayList<>();
-        if (!files.isEmpty()) {
-            AcquireOutcome outcome = baton.locks().acquire(new AcquireRequest(session.id(), List.copyOf(files.keySet()),
-                    Duration.ZERO, true, true));
-            if (!outcome.allAcquired()) {
-                taken.forEach(turns::end);
-                List<ShellDenial.Blocked> heldFiles = outcome.blocked().stream().filter(result -> result.holder() != null)
-                        .map(result -> new ShellDenial.Blocked(result.file(), result.holder(), files.get(result.file())))
-                        .toList();
-                return new Deny(ShellDenial.of(heldFiles, List.of(), command.cwd(), baton.clock().instant()));
-            }
-            outcome.results().stream().map(LockResult::file).forEach(locked::add);
-        }
-
-        // 5. the moment it starts, for the check when it ended
-        remember(command, afterCheck.take(session, started, repos, states, !analysis.unknown().isEmpty()), locked, taken);
-        List<String> notes = new ArrayList<>();
-        for (String file : locked) {
-            baton.leftOverWork().noticeFor(file, ShellDenial.shown(file, command.cwd()), session.id(),
-                    changed -> WorkTreeState.hasChanges(Path.of(changed), settings.gitTimeout()), baton.ledger()).ifPresent(notes::add);
-        }
-        return new Proceed(notes);
-    }
-
-    /**
-     * Writes that plant code git runs for everyone in a repository (a hook, its configuration, attributes naming
-     * filters or drivers), refused while other sessions hold files there: another session's git command would run it.
-     */
-    private List<String> planted(Session session, List<WriteTarget> writes) {
-        List<String> reasons = new ArrayList<>();
-        for (WriteTarget write : writes) {
-            Path path = write.path();
-            Optional<Path> repo = RepoRoot.of(path.getParent() == null ? path : path.getParent())
-                    .map(root -> root.getFileName() != null && root.getFileName().toString().equals(".git") ? root.getParent() : root);
-            if (repo.isEmpty()) {
-                continue;
-            }
-            Path git = repo.get().resolve(".git");
-            boolean plants = path.startsWith(git.resolve("hooks")) || path.equals(git.resolve("config"))
-                    || path.equals(git.resolve("info/attributes")) || path.getFileName() != null
-                    && path.getFileName().toString().equals(".gitattributes") || write.tree() && git.startsWith(path);
-            if (!plants) {
-                continue;
-            }
-            List<ShellDenial.Blocked> inRepo = held.among(session, held.all().stream()
-                    .filter(file -> Path.of(file).startsWith(repo.get())).collect(java.util.stream.Collectors.toSet()), write.part());
-            if (!inRepo.isEmpty()) {
-                reasons.add("`" + ShellDenial.shorten(write.part()) + "` would change what git runs in this repository ("
-                        + ShellDenial.shown(path.toString(), repo.get()) + ") while other sessions hold files there: "
-                        + inRepo.stream().map(b -> ShellDenial.shown(b.file(), repo.get()) + " (" + ShellDenial.holderText(b.holder()) + ")")
-                        .collect(java.util.stream.Collectors.joining(", "))
-                        + ". Ask the person supervising the agents to change it, or change it once the other sessions are done.");
-            }
-        }
-        return reasons;
+        CommandJudge.Cleared cleared = (CommandJudge.Cleared) verdict;
+        // The moment it starts, for the check when it ended.
+        remember(command, afterCheck.take(session, started, cleared.repos(), cleared.states(), cleared.unknown()),
+                cleared.locked(), cleared.turns());
+        return cleared.locked().isEmpty() ? SILENT : new Proceed(judge.notes(session, cleared.locked(), command.cwd()));
     }
 
     private void remember(ShellCommand command, AfterCheck.Before before, List<String> taken, List<IndexTurns.Turn> turns) {
@@ -268,7 +121,7 @@ public final class ShellGuard {
      * it. Returns what the writer's agent should read. A background command's end is still to come.
      */
     public List<String> after(String sessionId, String toolUseId) {
-        return pending.takeEnded(sessionId, toolUseId).map(entry -> finish(sessionId, entry)).orElse(List.of());
+        return pending.takeEnded(sessionId, toolUseId).map(settlement::settle).orElse(List.of());
     }
 
     /**
@@ -298,7 +151,7 @@ public final class ShellGuard {
 
     /** The wrapper reports that the command of run {@code runId} ended: it is checked now. */
     public List<String> runEnded(String runId) {
-        return pending.takeRun(runId).map(entry -> finish(entry.command.sessionId(), entry)).orElse(List.of());
+        return pending.takeRun(runId).map(settlement::settle).orElse(List.of());
     }
 
     /**
@@ -308,76 +161,9 @@ public final class ShellGuard {
     public List<String> turnEnded(String sessionId) {
         List<String> lines = new ArrayList<>();
         for (PendingCommands.Pending entry : pending.takeAll(sessionId)) {
-            lines.addAll(finish(entry.command.sessionId(), entry));
-            if (entry.runId != null && entry.endReported && ProcessAncestry.isRunning(entry.wrapper)) {
-                Session session = baton.sessions().find(entry.command.sessionId()).orElse(null);
-                if (session != null) {
-                    PendingCommands.Pending rest = new PendingCommands.Pending(entry.command, afterCheck.take(session,
-                            baton.clock().instant(), entry.before.repos(), Map.of(), true), List.of(), List.of(), true);
-                    rest.runId = entry.runId;
-                    rest.wrapper = entry.wrapper;
-                    rest.protectedFiles = entry.protectedFiles;
-                    pending.add(rest);
-                }
-            }
+            lines.addAll(settlement.settle(entry));
+            settlement.rest(entry).ifPresent(pending::add);
         }
         return lines;
-    }
-
-    /** Commands the agent cannot match to their end (no tool call id) end when its next command starts. */
-    private void finishUnmatched(String sessionId) {
-        pending.takeUnmatched(sessionId).forEach(entry -> finish(sessionId, entry));
-    }
-
-    private List<String> finish(String sessionId, PendingCommands.Pending entry) {
-        entry.turns.forEach(turns::end);
-        try {
-            if (!entry.taken.isEmpty()) {
-                baton.locks().editDone(sessionId, entry.taken);
-            }
-            return afterCheck.settle(sessionId, entry.command, entry.before,
-                    lock -> busy(lock, entry.before.started()), entry.protectedFiles);
-        } catch (BatonException e) {
-            LOG.info("check after `{}` for session {} skipped: {}", ShellDenial.shorten(entry.command.text()), sessionId,
-                    e.getMessage());
-            return List.of();
-        }
-    }
-
-    /** Whether the holder was at work on its file meanwhile: an edit since the command started, or one in flight. */
-    private static boolean busy(FileLock lock, Instant started) {
-        return lock.editInFlight() || lock.lastEditAt() != null && lock.lastEditAt().isAfter(started);
-    }
-
-    private void audit(String action, String sessionId, String file, String part, String holder) {
-        baton.ledger().write(tx -> {
-            tx.audit(action, sessionId, file, ShellDenial.shorten(part), holder);
-            return null;
-        });
-    }
-
-    private WorkTreeState stateOf(Path repo, Map<Path, WorkTreeState> states) throws GitException {
-        WorkTreeState state = states.get(repo);
-        if (state == null) {
-            state = WorkTreeState.of(repo, settings.gitTimeout());
-            states.put(repo, state);
-        }
-        return state;
-    }
-
-    private static Path workDir(GitCommand git, Path cwd) {
-        return git.workDir() != null ? git.workDir() : cwd;
-    }
-
-    private static Optional<Path> repoOf(Path dir) {
-        return dir == null ? Optional.empty() : RepoRoot.of(dir);
-    }
-
-    static String indexLockName(Path repo) {
-        return IndexTurns.name(repo);
-    }
-
-    static String shorten(String command) {
-        return ShellDenial.shorten(command);
     }
 }

@@ -1,7 +1,7 @@
 package dev.baton.cli;
 
 import dev.baton.support.BatonCli;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,12 +12,12 @@ abstract class CliFixture {
 
     @TempDir Path home;
     @TempDir Path work;
-    TempSidecar sidecar;
+    TestSidecar sidecar;
     BatonCli baton;
 
     @BeforeEach
     void startSidecar() {
-        sidecar = TempSidecar.start(home);
+        sidecar = TestSidecar.onHome(home).start();
         baton = new BatonCli(home, work);
     }
 

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -80,7 +80,7 @@ class CliTest extends CliFixture {
 
         assertThat(status.exit()).isNotZero();
         assertThat(status.err()).contains("baton serve").doesNotContain("\tat ");
-        sidecar = TempSidecar.start(home);
+        sidecar = TestSidecar.onHome(home).start();
     }
 
     @Test

@@ -3,8 +3,8 @@ package dev.baton.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Agent;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Agent;
 import dev.baton.http.Json;
 import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
@@ -49,10 +49,10 @@ class CoordinationCliTest {
 
     @BeforeEach
     void start() throws IOException {
-        sidecar = TestSidecar.start(dir);
+        sidecar = TestSidecar.in(dir).manualClock().start();
         System.setProperty(SidecarCommands.HOME_PROPERTY, sidecar.home().toString());
-        a = sidecar.register("session-a", agentA.pid());
-        b = sidecar.register("session-b", agentB.pid());
+        a = sidecar.registerAgent("session-a", agentA.pid());
+        b = sidecar.registerAgent("session-b", agentB.pid());
         app = sidecar.file("src/App.java");
         sidecar.acquire(a, "src/App.java");
     }
@@ -130,7 +130,7 @@ class CoordinationCliTest {
 
     @Test
     void theRequesterMayForceReleaseOnlyAfterTheTimeoutAndOthersNever() {
-        Agent c = sidecar.register("session-c");
+        Agent c = sidecar.registerAgent("session-c");
         baton(as(b, "negotiate", app, "--reason", "blocked on this", "--urgent"));
 
         Run early = baton(as(b, "force-release", app));
@@ -206,7 +206,7 @@ class CoordinationCliTest {
         builder.environment().put("BATON_HOME", sidecar.home().toString());
         Process agent = builder.start();
         try {
-            Agent ancestor = sidecar.register("session-ancestor", agent.pid());
+            Agent ancestor = sidecar.registerAgent("session-ancestor", agent.pid());
             try (OutputStream in = agent.getOutputStream()) {
                 in.write("go\n".getBytes(StandardCharsets.US_ASCII));
             }
@@ -220,7 +220,7 @@ class CoordinationCliTest {
         }
 
         try (ChildProcess other = ChildProcess.sleeping()) {
-            Agent elsewhere = sidecar.register("session-elsewhere", other.pid());
+            Agent elsewhere = sidecar.registerAgent("session-elsewhere", other.pid());
             Run claimed = baton("msg", "send", "session-a", "hi", "--session", elsewhere.id());
             assertThat(claimed.exitCode()).isEqualTo(2);
             assertThat(claimed.err()).contains("was not started by session session-elsewhere's agent");

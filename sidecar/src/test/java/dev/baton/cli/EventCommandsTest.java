@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.support.EventClient;
-import dev.baton.support.RunningSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -49,10 +49,10 @@ class EventCommandsTest {
         }
     }
 
-    private static CommandLine command(String name, RunningSidecar baton, Writer out, StringWriter err) {
+    private static CommandLine command(String name, TestSidecar baton, Writer out, StringWriter err) {
         CommandLine line = BatonCommand.commandLine();
         Object command = line.getSubcommands().get(name).getCommand();
-        Map<String, String> env = Map.of("BATON_HOME", baton.sidecar.home().dir().toString());
+        Map<String, String> env = Map.of("BATON_HOME", baton.sidecar().home().dir().toString());
         if (command instanceof WatchCommand watch) {
             watch.environment = env;
         } else if (command instanceof DeadlocksCommand deadlocks) {
@@ -65,7 +65,7 @@ class EventCommandsTest {
 
     @Test
     void watchPrintsTheSnapshotThenOneLinePerEvent() throws Exception {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             Lines out = new Lines();
             StringWriter err = new StringWriter();
             CommandLine line = command("watch", baton, out, err);
@@ -91,7 +91,7 @@ class EventCommandsTest {
 
     @Test
     void watchSinceReplaysWhatHappenedAfterThatEvent() throws Exception {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String bob = baton.register("bob");
             baton.acquire(bob, baton.file("App.java"), 0);
             Lines out = new Lines();
@@ -115,7 +115,7 @@ class EventCommandsTest {
 
     @Test
     void deadlocksListsTheOpenCyclesWithTheirVictim() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             StringWriter none = new StringWriter();
             assertThat(command("deadlocks", baton, none, new StringWriter()).execute("deadlocks")).isZero();
             assertThat(none.toString()).isEqualTo("no deadlocks" + System.lineSeparator());

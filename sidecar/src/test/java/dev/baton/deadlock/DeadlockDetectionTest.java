@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.EventClient;
-import dev.baton.support.RunningSidecar;
+import dev.baton.support.TestSidecar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +26,12 @@ class DeadlockDetectionTest {
 
     /** Session i holds F{i} and then waits for F{i+1}; the last wait closes the ring. */
     private static final class Ring {
-        final RunningSidecar baton;
+        final TestSidecar baton;
         final List<String> sessions = new ArrayList<>();
         final List<String> files = new ArrayList<>();
         final List<CompletableFuture<JsonNode>> waits = new ArrayList<>();
 
-        Ring(RunningSidecar baton, int size) {
+        Ring(TestSidecar baton, int size) {
             this.baton = baton;
             for (int i = 0; i < size; i++) {
                 sessions.add(baton.register("s" + i));
@@ -59,7 +59,7 @@ class DeadlockDetectionTest {
             for (String session : sessions) {
                 try {
                     baton.endSession(session);
-                } catch (RunningSidecar.ApiFailure alreadyEnded) {
+                } catch (TestSidecar.ApiFailure alreadyEnded) {
                     assertThat(alreadyEnded.status).isEqualTo(404);
                 }
             }
@@ -70,7 +70,7 @@ class DeadlockDetectionTest {
     @ParameterizedTest(name = "{0} sessions")
     @ValueSource(ints = {2, 3, 5})
     void aCycleOfWaitingAcquiresIsReportedOnceRightAfterItClosesWithTheYoungestAsVictim(int size) {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             Ring ring = new Ring(baton, size);
             for (int i = 0; i < size; i++) {
                 ring.wait(client, i);
@@ -85,17 +85,17 @@ class DeadlockDetectionTest {
                 assertThat(told.path("all_acquired").asBoolean()).isFalse();
                 assertThat(told.path("deadlock").asText()).contains(deadlock.path("id").asText(), "F0.java");
             }
-            assertThat(baton.modules.deadlocks().waits()).extracting(WaitView::kind).containsOnly("denied");
+            assertThat(baton.modules().deadlocks().waits()).extracting(WaitView::kind).containsOnly("denied");
             assertThat(deadlock.path("sessions")).extracting(JsonNode::asText).containsExactlyElementsOf(ring.sessions);
             assertThat(deadlock.path("files")).extracting(JsonNode::asText)
                     .containsExactlyElementsOf(rotated(ring.files, 1));
             assertThat(deadlock.path("victim").asText()).isEqualTo(ring.victim());
-            assertThat(baton.get("/v1/deadlocks").path("deadlocks")).extracting(d -> d.path("id").asText())
+            assertThat(baton.get("/v1/deadlocks").json().path("deadlocks")).extracting(d -> d.path("id").asText())
                     .containsExactly(deadlock.path("id").asText());
-            assertThat(baton.get("/v1/history?file=" + ring.victimsFile()).path("entries"))
+            assertThat(baton.get("/v1/history?file=" + ring.victimsFile()).json().path("entries"))
                     .extracting(e -> e.path("action").asText()).contains("deadlock-detected");
 
-            Deadlocks deadlocks = baton.modules.deadlocks();
+            Deadlocks deadlocks = baton.modules().deadlocks();
             DeadlockAdvice advice = deadlocks.takeAdvice(ring.victim()).orElseThrow();
             assertThat(advice.files()).containsExactly(ring.victimsFile());
             assertThat(advice.text()).contains("youngest", "release F" + (size - 1) + ".java");
@@ -112,12 +112,12 @@ class DeadlockDetectionTest {
             assertThat(resolved.path("data").path("how").asText()).isEqualTo("released");
             assertThat(baton.acquire(ring.sessions.get(size - 2), ring.victimsFile(), 0).path("all_acquired").asBoolean())
                     .isTrue();
-            assertThat(baton.get("/v1/deadlocks").path("deadlocks")).isEmpty();
+            assertThat(baton.get("/v1/deadlocks").json().path("deadlocks")).isEmpty();
             assertThat(deadlocks.denyNote(ring.sessions.get(0))).isEmpty();
 
             ring.end();
             assertThat(client.events("deadlock.detected")).hasSize(1);
-            await().until(() -> baton.modules.deadlocks().waits().isEmpty());
+            await().until(() -> baton.modules().deadlocks().waits().isEmpty());
         }
     }
 
@@ -125,7 +125,7 @@ class DeadlockDetectionTest {
     @ValueSource(ints = {2, 3, 5})
     void underAutoReleaseTheVictimsFileIsFreedAtOnceAndTheCycleResolves(int size) {
         Map<String, String> env = Map.of("BATON_DEADLOCK_POLICY", "auto-release");
-        try (RunningSidecar baton = RunningSidecar.start(dir, env); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(env).start(); EventClient client = baton.events(null)) {
             Ring ring = new Ring(baton, size);
             for (int i = 0; i < size; i++) {
                 ring.wait(client, i);
@@ -141,7 +141,7 @@ class DeadlockDetectionTest {
 
             JsonNode unblocked = ring.waits.get(size - 2).orTimeout(10, TimeUnit.SECONDS).join();
             assertThat(unblocked.path("all_acquired").asBoolean()).isTrue();
-            assertThat(baton.modules.deadlocks().takeAdvice(ring.victim())).isEmpty();
+            assertThat(baton.modules().deadlocks().takeAdvice(ring.victim())).isEmpty();
             ring.end();
             assertThat(client.events("deadlock.detected")).hasSize(1);
         }
@@ -149,7 +149,7 @@ class DeadlockDetectionTest {
 
     @Test
     void aCycleEndsWhenAHoldersProcessDies() throws Exception {
-        try (ChildProcess holder = ChildProcess.sleeping(); RunningSidecar baton = RunningSidecar.start(dir, Map.of());
+        try (ChildProcess holder = ChildProcess.sleeping(); TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start();
              EventClient client = baton.events(null)) {
             Crossing crossing = Crossing.of(baton, holder.pid());
             String alice = crossing.alice();
@@ -168,13 +168,13 @@ class DeadlockDetectionTest {
             assertThat(resolved.path("data").path("how").asText()).isEqualTo("holder-exited");
             assertThat(baton.acquire(alice, baton.file("B.java"), 0).path("all_acquired").asBoolean()).isTrue();
             client.awaitEvent("stale.cleaned", data -> data.path("session_id").asText().equals(bob));
-            assertThat(baton.modules.deadlocks().waits()).isEmpty();
+            assertThat(baton.modules().deadlocks().waits()).isEmpty();
         }
     }
 
     @Test
     void aWaiterToldOfItsDeadlockCountsAsWaitingForTheDeniedWindowAndThenTheCycleExpires() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             Crossing crossing = Crossing.of(baton, null);
             String bob = crossing.bob();
             CompletableFuture<JsonNode> aliceWaits = crossing.aliceWaitsForB(client);
@@ -185,12 +185,12 @@ class DeadlockDetectionTest {
             assertThat(told.path("all_acquired").asBoolean()).isFalse();
             assertThat(told.path("deadlock").asText()).startsWith("This is part of a deadlock (" + id + ")");
             assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("deadlock").asText()).contains(id);
-            assertThat(baton.modules.deadlocks().waits()).extracting(WaitView::waiter, WaitView::kind).containsOnly(
+            assertThat(baton.modules().deadlocks().waits()).extracting(WaitView::waiter, WaitView::kind).containsOnly(
                     org.assertj.core.groups.Tuple.tuple(crossing.alice(), "denied"),
                     org.assertj.core.groups.Tuple.tuple(bob, "denied"));
-            assertThat(baton.get("/v1/deadlocks").path("deadlocks")).hasSize(1);
+            assertThat(baton.get("/v1/deadlocks").json().path("deadlocks")).hasSize(1);
 
-            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.plusSeconds(1));
+            baton.clock().advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.plusSeconds(1));
             JsonNode resolved = client.awaitEvent("deadlock.resolved");
             assertThat(resolved.path("data").path("how").asText()).isEqualTo("expired");
         }
@@ -198,7 +198,7 @@ class DeadlockDetectionTest {
 
     @Test
     void aCycleEndsWhenAMemberSessionEnds() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             Ring ring = new Ring(baton, 3);
             for (int i = 0; i < 3; i++) {
                 ring.wait(client, i);
@@ -207,7 +207,7 @@ class DeadlockDetectionTest {
             baton.endSession(ring.sessions.get(1));
             JsonNode resolved = client.awaitEvent("deadlock.resolved");
             assertThat(resolved.path("data").path("how").asText()).isEqualTo("session-ended");
-            assertThat(baton.get("/v1/history?file=" + ring.files.get(1)).path("entries"))
+            assertThat(baton.get("/v1/history?file=" + ring.files.get(1)).json().path("entries"))
                     .extracting(e -> e.path("action").asText()).contains("deadlock-detected", "deadlock-resolved");
             ring.end();
         }
@@ -215,7 +215,7 @@ class DeadlockDetectionTest {
 
     @Test
     void noCycleIsReportedWhenOneWaitEndsBeforeTheOtherEdgeAppears() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             Crossing crossing = Crossing.of(baton, null);
             String alice = crossing.alice();
             String bob = crossing.bob();
@@ -226,7 +226,7 @@ class DeadlockDetectionTest {
 
             CompletableFuture<JsonNode> bobWaits = baton.acquireInBackground(bob, baton.file("A.java"), 60);
             client.awaitEvent("wait.started", data -> data.path("wait").path("waiter").asText().equals(bob));
-            assertThat(baton.modules.deadlocks().waits()).extracting(WaitView::waiter, WaitView::holder)
+            assertThat(baton.modules().deadlocks().waits()).extracting(WaitView::waiter, WaitView::holder)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(bob, alice));
             baton.release(alice, baton.file("A.java"));
             assertThat(bobWaits.orTimeout(10, TimeUnit.SECONDS).join().path("all_acquired").asBoolean()).isTrue();
@@ -237,11 +237,11 @@ class DeadlockDetectionTest {
 
     @Test
     void aDeniedEditCountsAsAWaitUntilItsWindowEndsAndCanCloseACycle() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             Crossing crossing = Crossing.of(baton, null);
             String alice = crossing.alice();
             String bob = crossing.bob();
-            Deadlocks deadlocks = baton.modules.deadlocks();
+            Deadlocks deadlocks = baton.modules().deadlocks();
 
             deadlocks.editDenied(bob, baton.file("A.java"));
             JsonNode started = client.awaitEvent("wait.started").path("data").path("wait");
@@ -254,15 +254,15 @@ class DeadlockDetectionTest {
             assertThat(aliceWaits.orTimeout(10, TimeUnit.SECONDS).join().path("deadlock").asText())
                     .contains(deadlock.path("id").asText());
 
-            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.minusSeconds(1));
+            baton.clock().advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.minusSeconds(1));
             deadlocks.editDenied(bob, baton.file("A.java")); // a second denial moves bob's window on
             deadlocks.editDenied(alice, baton.file("B.java")); // and alice's
-            baton.clock.advance(java.time.Duration.ofSeconds(2));
-            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of(), baton.proof(bob)); // the clock moved, nothing else did
+            baton.clock().advance(java.time.Duration.ofSeconds(2));
+            baton.post("/v1/sessions/" + bob + "/heartbeat", Map.of(), baton.proof(bob)).json(); // the clock moved, nothing else did
             assertThat(deadlocks.waits()).extracting(WaitView::kind).containsOnly("denied").hasSize(2);
             assertThat(client.events("deadlock.resolved")).isEmpty();
 
-            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW);
+            baton.clock().advance(DeadlockSettings.DEFAULT_DENIED_WINDOW);
             JsonNode ended = client.awaitEvent("wait.ended", data -> data.path("kind").asText().equals("denied"));
             JsonNode resolved = client.awaitEvent("deadlock.resolved");
             assertThat(resolved.path("data").path("how").asText()).isEqualTo("expired");
@@ -277,15 +277,15 @@ class DeadlockDetectionTest {
     void deniedEditsStillWaitingAfterARestartAreEdgesAgainAndTheirCycleIsReported() {
         String alice;
         String bob;
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             Crossing crossing = Crossing.of(baton, null);
             alice = crossing.alice();
             bob = crossing.bob();
-            baton.modules.deadlocks().editDenied(bob, baton.file("A.java"));
+            baton.modules().deadlocks().editDenied(bob, baton.file("A.java"));
         }
 
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
-            Deadlocks deadlocks = baton.modules.deadlocks();
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
+            Deadlocks deadlocks = baton.modules().deadlocks();
             assertThat(deadlocks.waits()).extracting(WaitView::waiter, WaitView::holder, WaitView::kind)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(bob, alice, "denied"));
 
@@ -299,37 +299,37 @@ class DeadlockDetectionTest {
     @Test
     void aDeniedWaitWhoseWindowPassedOrWhoseWaiterTookTheFileIsNotBroughtBack() {
         String bob;
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             Crossing crossing = Crossing.of(baton, null);
             bob = crossing.bob();
             String carol = baton.register("carol");
-            baton.modules.deadlocks().editDenied(bob, baton.file("A.java"));
-            baton.modules.deadlocks().editDenied(carol, baton.file("A.java"));
+            baton.modules().deadlocks().editDenied(bob, baton.file("A.java"));
+            baton.modules().deadlocks().editDenied(carol, baton.file("A.java"));
             baton.release(crossing.alice(), baton.file("A.java"));
             baton.acquire(carol, baton.file("A.java"), 0);
         }
 
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
-            assertThat(baton.modules.deadlocks().waits()).extracting(WaitView::waiter).containsExactly(bob);
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
+            assertThat(baton.modules().deadlocks().waits()).extracting(WaitView::waiter).containsExactly(bob);
         }
-        try (RunningSidecar baton = startedLater(DeadlockSettings.DEFAULT_DENIED_WINDOW.plusMinutes(1))) {
-            assertThat(baton.modules.deadlocks().waits()).isEmpty();
+        try (TestSidecar baton = startedLater(DeadlockSettings.DEFAULT_DENIED_WINDOW.plusMinutes(1))) {
+            assertThat(baton.modules().deadlocks().waits()).isEmpty();
         }
     }
 
     /** The sidecar started again in the same home, its clock that much later than a fresh one's. */
-    private RunningSidecar startedLater(java.time.Duration later) {
-        return RunningSidecar.start(dir, Map.of(), later);
+    private TestSidecar startedLater(java.time.Duration later) {
+        return TestSidecar.in(dir).fixedClock(later).env(Map.of()).start();
     }
 
     @Test
     void aDeniedWaitEndsWhenTheSessionGetsTheFileOrEnds() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             String alice = baton.register("alice");
             String bob = baton.register("bob");
             String carol = baton.register("carol");
             baton.acquire(alice, baton.file("A.java"), 0);
-            Deadlocks deadlocks = baton.modules.deadlocks();
+            Deadlocks deadlocks = baton.modules().deadlocks();
             deadlocks.editDenied(bob, baton.file("A.java"));
             deadlocks.editDenied(carol, baton.file("A.java"));
             assertThat(deadlocks.waits()).hasSize(2);
@@ -349,9 +349,9 @@ class DeadlockDetectionTest {
     /** Alice holds A.java and Bob B.java: each is one half of the smallest cycle. */
     @Test
     void denialsRepeatedInADeadlockAreAuditedOncePerChangeNotOncePerCheck() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             Crossing crossing = Crossing.of(baton, null);
-            Deadlocks deadlocks = baton.modules.deadlocks();
+            Deadlocks deadlocks = baton.modules().deadlocks();
 
             for (int round = 0; round < 100; round++) {
                 // Both agents keep trying each other's file; one also keeps asking with a wait, which meets the deadlock.
@@ -360,8 +360,8 @@ class DeadlockDetectionTest {
                 assertThat(baton.acquire(crossing.alice(), baton.file("B.java"), 30).path("deadlock").asText()).isNotEmpty();
             }
 
-            Map<String, Long> rows = baton.sidecar.baton().ledger().read(world ->
-                    baton.sidecar.baton().ledger().store().auditSince(0, 100_000)).stream()
+            Map<String, Long> rows = baton.sidecar().baton().ledger().read(world ->
+                    baton.sidecar().baton().ledger().store().auditSince(0, 100_000)).stream()
                     .collect(java.util.stream.Collectors.groupingBy(dev.baton.state.AuditEntry::action,
                             java.util.stream.Collectors.counting()));
             assertThat(deadlocks.deadlocks()).hasSize(1);
@@ -370,18 +370,18 @@ class DeadlockDetectionTest {
             assertThat(rows.getOrDefault("deadlock-resolved", 0L)).as(rows.toString()).isZero();
 
             // Half a window later, a denial records the wait's new end once more: a restart keeps it that long.
-            baton.clock.advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.dividedBy(2).plusSeconds(1));
+            baton.clock().advance(DeadlockSettings.DEFAULT_DENIED_WINDOW.dividedBy(2).plusSeconds(1));
             deadlocks.editDenied(crossing.bob(), baton.file("A.java"));
             deadlocks.editDenied(crossing.bob(), baton.file("A.java"));
-            long denied = baton.sidecar.baton().ledger().read(world -> baton.sidecar.baton().ledger().store()
+            long denied = baton.sidecar().baton().ledger().read(world -> baton.sidecar().baton().ledger().store()
                     .auditSince(0, 100_000)).stream().filter(entry -> entry.action().equals("wait-denied")).count();
             assertThat(denied).isEqualTo(3);
         }
     }
 
-    private record Crossing(RunningSidecar baton, String alice, String bob) {
+    private record Crossing(TestSidecar baton, String alice, String bob) {
 
-        static Crossing of(RunningSidecar baton, Long bobsPid) {
+        static Crossing of(TestSidecar baton, Long bobsPid) {
             Crossing crossing = new Crossing(baton, baton.register("alice"), baton.register("bob", bobsPid));
             baton.acquire(crossing.alice, baton.file("A.java"), 0);
             baton.acquire(crossing.bob, baton.file("B.java"), 0);

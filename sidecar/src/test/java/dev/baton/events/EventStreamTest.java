@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.EventClient;
-import dev.baton.support.RunningSidecar;
+import dev.baton.support.TestSidecar;
 import java.net.URI;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
@@ -25,7 +25,7 @@ class EventStreamTest {
 
     @Test
     void aClientGetsASnapshotThenEveryChangeInOrderWithConsecutiveNumbers() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String alice = baton.register("alice");
             baton.acquire(alice, baton.file("App.java"), 0);
             try (EventClient client = baton.events(null)) {
@@ -55,21 +55,21 @@ class EventStreamTest {
                 assertThat(released.path("session_id").asText()).isEqualTo("alice");
                 assertThat(released.path("reason").asText()).isEqualTo("released");
                 assertThat(events.get(4).path("data").path("reason").asText()).isEqualTo("session-ended");
-                assertThat(events.get(1).path("at").asText()).isEqualTo(baton.clock.instant().toString());
+                assertThat(events.get(1).path("at").asText()).isEqualTo(baton.clock().instant().toString());
             }
         }
     }
 
     @Test
     void aRefusedActForASessionAndTheSupervisorEndingOneAreEvents() throws Exception {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String alice = baton.register("alice");
             try (EventClient client = baton.events(null)) {
                 client.firstFrame();
                 org.assertj.core.api.Assertions.assertThatThrownBy(() -> baton.post("/v1/sessions/" + alice + "/heartbeat",
-                        Map.of(), Map.of(dev.baton.http.Callers.KEY_HEADER, "not-alices-key")))
-                        .isInstanceOf(RunningSidecar.ApiFailure.class);
-                String supervisor = baton.sidecar.home().readSupervisorToken().orElseThrow();
+                        Map.of(), Map.of(dev.baton.http.Callers.KEY_HEADER, "not-alices-key")).json())
+                        .isInstanceOf(TestSidecar.ApiFailure.class);
+                String supervisor = baton.sidecar().home().readSupervisorToken().orElseThrow();
                 java.net.http.HttpResponse<String> ended = java.net.http.HttpClient.newHttpClient().send(
                         java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + baton.port()
                                 + "/v1/sessions/" + alice)).header("Authorization", "Bearer " + supervisor).DELETE().build(),
@@ -87,12 +87,12 @@ class EventStreamTest {
 
     @Test
     void heartbeatsAreNotSentButOtherSessionChangesAre() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String alice = baton.register("alice");
             try (EventClient client = baton.events(null)) {
                 client.firstFrame();
-                baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of(), baton.proof(alice));
-                baton.post("/v1/sessions", Map.of("session_id", alice, "name", "refactor auth"), baton.proof(alice));
+                baton.post("/v1/sessions/" + alice + "/heartbeat", Map.of(), baton.proof(alice)).json();
+                baton.post("/v1/sessions", Map.of("session_id", alice, "name", "refactor auth"), baton.proof(alice)).json();
                 JsonNode updated = client.awaitEvent("session.updated");
                 assertThat(updated.path("data").path("session").path("name").asText()).isEqualTo("refactor auth");
                 assertThat(client.events()).hasSize(1);
@@ -102,26 +102,26 @@ class EventStreamTest {
 
     @Test
     void editsPlansNamedLocksAndStaleHoldersAreEventsToo() throws Exception {
-        try (ChildProcess agent = ChildProcess.sleeping(); RunningSidecar baton = RunningSidecar.start(dir, Map.of());
+        try (ChildProcess agent = ChildProcess.sleeping(); TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start();
              EventClient client = baton.events(null)) {
             client.firstFrame();
             String alice = baton.register("alice");
             baton.acquire(alice, baton.file("App.java"), 0);
-            baton.sidecar.baton().locks().editDone(alice, List.of(baton.file("App.java")));
+            baton.sidecar().baton().locks().editDone(alice, List.of(baton.file("App.java")));
             JsonNode updated = client.awaitEvent("lock.updated").path("data").path("lock");
-            assertThat(updated.path("last_edit").asText()).isEqualTo(baton.clock.instant().toString());
+            assertThat(updated.path("last_edit").asText()).isEqualTo(baton.clock().instant().toString());
 
-            baton.sidecar.baton().sessions().setPlan(alice, "refactor auth", "split the token check");
+            baton.sidecar().baton().sessions().setPlan(alice, "refactor auth", "split the token check");
             JsonNode plan = client.awaitEvent("plan.updated").path("data");
             assertThat(plan.path("session_id").asText()).isEqualTo(alice);
             assertThat(plan.path("goal").asText()).isEqualTo("refactor auth");
             assertThat(plan.path("current_task").asText()).isEqualTo("split the token check");
 
             baton.post("/v1/named-locks/acquire", Map.of("name", "nightly-build", "pid", ProcessHandle.current().pid(),
-                    "host", "here", "purpose", "build"));
+                    "host", "here", "purpose", "build")).json();
             assertThat(client.awaitEvent("named_lock.acquired").path("data").path("named_lock").path("name").asText())
                     .isEqualTo("nightly-build");
-            baton.post("/v1/named-locks/release", Map.of("name", "nightly-build", "pid", ProcessHandle.current().pid()));
+            baton.post("/v1/named-locks/release", Map.of("name", "nightly-build", "pid", ProcessHandle.current().pid())).json();
             assertThat(client.awaitEvent("named_lock.released").path("data").path("reason").asText()).isEqualTo("released");
 
             String bob = baton.register("bob", agent.pid());
@@ -142,7 +142,7 @@ class EventStreamTest {
 
     @Test
     void aClientReconnectingWithSinceGetsEveryEventItMissedOnceAndInOrder() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String alice = baton.register("alice");
             long seen;
             try (EventClient client = baton.events(null)) {
@@ -170,7 +170,7 @@ class EventStreamTest {
 
     @Test
     void aReplayLongerThanOnePageArrivesWhole() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String alice = baton.register("alice");
             for (int i = 0; i < Subscriber.PAGE + 20; i++) {
                 baton.acquire(alice, baton.file("F" + i + ".java"), 0);
@@ -185,7 +185,7 @@ class EventStreamTest {
 
     @Test
     void aSinceOlderThanTheRetainedEventsGetsAFreshSnapshot() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of("BATON_EVENT_RETENTION", "20"))) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of("BATON_EVENT_RETENTION", "20")).start()) {
             String alice = baton.register("alice");
             for (int i = 0; i < 60; i++) {
                 baton.acquire(alice, baton.file("F" + i + ".java"), 0);
@@ -208,14 +208,14 @@ class EventStreamTest {
     void sequenceNumbersContinueAfterARestart() {
         long before;
         Map<String, String> alicesKey;
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             baton.acquire(baton.register("alice"), baton.file("App.java"), 0);
-            before = baton.modules.events().lastSeq();
+            before = baton.modules().events().lastSeq();
             alicesKey = baton.proof("alice");
         }
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             try (EventClient client = baton.events(0L)) {
-                baton.post("/v1/locks/release", Map.of("session_id", "alice", "files", List.of(baton.file("App.java"))), alicesKey);
+                baton.post("/v1/locks/release", Map.of("session_id", "alice", "files", List.of(baton.file("App.java"))), alicesKey).json();
                 await().until(() -> client.events().size() >= before + 1);
                 assertThat(client.frames()).extracting(e -> e.path("seq").asLong())
                         .containsExactlyElementsOf(LongStream.rangeClosed(1, before + 1).boxed().toList());
@@ -226,7 +226,7 @@ class EventStreamTest {
     @Test
     void aClientThatNeverReadsDoesNotHoldBackAThousandAcquiresOrAnotherClient() {
         for (boolean withStalledClient : new boolean[] {false, true}) {
-            try (RunningSidecar baton = RunningSidecar.start(dir.resolve("run-" + withStalledClient), Map.of())) {
+            try (TestSidecar baton = TestSidecar.in(dir.resolve("run-" + withStalledClient)).fixedClock().env(Map.of()).start()) {
                 String alice = baton.register("alice");
                 EventClient stalled = withStalledClient ? baton.stalledEvents() : null;
                 try (EventClient reader = baton.events(null)) {
@@ -248,17 +248,17 @@ class EventStreamTest {
 
     @Test
     void aClientThatFallsAWholeQueueBehindIsToldToResyncAndClosed() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of("BATON_EVENT_CLIENT_QUEUE", "8"))) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of("BATON_EVENT_CLIENT_QUEUE", "8")).start()) {
             // A long name makes every lock event large, so the stalled client's socket fills up quickly.
             baton.register("alice");
-            baton.post("/v1/sessions", Map.of("session_id", "alice", "name", "n".repeat(256 * 1024)), baton.proof("alice"));
+            baton.post("/v1/sessions", Map.of("session_id", "alice", "name", "n".repeat(256 * 1024)), baton.proof("alice")).json();
             try (EventClient stalled = baton.stalledEvents(); EventClient reader = baton.events(null)) {
                 reader.firstFrame();
                 int i = 0;
-                while (baton.modules.events().clients() > 1 && i < 500) {
+                while (baton.modules().events().clients() > 1 && i < 500) {
                     baton.acquire("alice", baton.file("F" + i++ + ".java"), 0);
                 }
-                assertThat(baton.modules.events().clients()).isEqualTo(1);
+                assertThat(baton.modules().events().clients()).isEqualTo(1);
                 int acquired = i;
                 await().until(() -> reader.events().size() >= acquired);
 
@@ -275,7 +275,7 @@ class EventStreamTest {
 
     @Test
     void aPingIsAnsweredWithAPongAndOtherMessagesAreIgnored() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of()); EventClient client = baton.events(null)) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start(); EventClient client = baton.events(null)) {
             client.firstFrame();
             client.send("not json");
             client.send("{\"type\":\"hello\"}");
@@ -287,16 +287,16 @@ class EventStreamTest {
 
     @Test
     void theUpgradeIsRefusedWithoutTheTokenFromAForeignOriginOrWithABadSince() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             URI events = URI.create("ws://127.0.0.1:" + baton.port() + "/v1/events");
             assertThat(handshakeStatus(EventClient.builder(null, null), events)).isEqualTo(401);
             assertThat(handshakeStatus(EventClient.builder("wrong", null), events)).isEqualTo(401);
-            assertThat(handshakeStatus(EventClient.builder(baton.token, "http://evil.example"), events)).isEqualTo(403);
-            assertThat(handshakeStatus(EventClient.builder(baton.token, null),
+            assertThat(handshakeStatus(EventClient.builder(baton.token(), "http://evil.example"), events)).isEqualTo(403);
+            assertThat(handshakeStatus(EventClient.builder(baton.token(), null),
                     URI.create(events + "?since=yesterday"))).isEqualTo(400);
-            assertThat(baton.modules.events().clients()).isZero();
+            assertThat(baton.modules().events().clients()).isZero();
             String ownOrigin = "http://127.0.0.1:" + baton.port();
-            WebSocket accepted = EventClient.builder(baton.token, ownOrigin)
+            WebSocket accepted = EventClient.builder(baton.token(), ownOrigin)
                     .buildAsync(events, new WebSocket.Listener() { }).join();
             accepted.abort();
         }

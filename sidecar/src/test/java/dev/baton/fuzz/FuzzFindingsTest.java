@@ -2,7 +2,7 @@ package dev.baton.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.TestSidecar;
+import dev.baton.support.TestSidecar;
 import dev.baton.hook.HookParsing;
 import dev.baton.http.Json;
 import dev.baton.lock.CanonicalPath;
@@ -34,7 +34,7 @@ class FuzzFindingsTest {
 
     @BeforeEach
     void start() throws Exception {
-        sidecar = TestSidecar.start(dir);
+        sidecar = TestSidecar.in(dir).manualClock().start();
     }
 
     @AfterEach

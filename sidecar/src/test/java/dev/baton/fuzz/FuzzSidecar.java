@@ -2,7 +2,7 @@ package dev.baton.fuzz;
 
 import com.code_intelligence.jazzer.api.BugDetectors;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.TestSidecar;
+import dev.baton.support.TestSidecar;
 import dev.baton.http.Json;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.LockRows;
@@ -60,12 +60,12 @@ final class FuzzSidecar implements AutoCloseable {
 
     private FuzzSidecar(TestSidecar sidecar) {
         this.sidecar = sidecar;
-        this.a = sidecar.register("a");
-        this.b = sidecar.register("b");
+        this.a = sidecar.registerAgent("a");
+        this.b = sidecar.registerAgent("b");
     }
 
     static FuzzSidecar start(Path dir) throws IOException {
-        return new FuzzSidecar(TestSidecar.start(dir));
+        return new FuzzSidecar(TestSidecar.in(dir).manualClock().start());
     }
 
     TestSidecar sidecar() {

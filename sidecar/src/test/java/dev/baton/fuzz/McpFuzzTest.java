@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.TestSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.baton.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +31,7 @@ class ConcurrentLockingTest {
 
     @Test
     void sixteenClientsNeverHoldOneFileAtOnce() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             List<String> files = new ArrayList<>();
             for (int i = 0; i < FILES; i++) {
                 files.add("/work/repo/file-" + i + ".txt");
@@ -61,13 +61,13 @@ class ConcurrentLockingTest {
         }
     }
 
-    private static int[] run(TempSidecar sidecar, String session, List<String> files, Random random) {
+    private static int[] run(TestSidecar sidecar, String session, List<String> files, Random random) {
         int acquired = 0;
         int errors = 0;
         for (int op = 0; op < OPS_PER_THREAD; op++) {
             String file = files.get(random.nextInt(files.size()));
             boolean release = random.nextBoolean();
-            TempSidecar.Reply reply = release
+            TestSidecar.Reply reply = release
                     ? sidecar.postAs(session, "/v1/locks/release", Map.of("session_id", session, "files", List.of(file)))
                     : sidecar.postAs(session, "/v1/locks/acquire", Map.of("session_id", session, "files", List.of(file)));
             if (reply.status() != 200) {

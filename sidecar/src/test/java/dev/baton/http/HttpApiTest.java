@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.support.ChildProcess;
-import dev.baton.support.TempSidecar;
-import dev.baton.support.TempSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Reply;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -29,11 +29,11 @@ class HttpApiTest {
 
     @TempDir Path home;
     @TempDir Path repo;
-    TempSidecar sidecar;
+    TestSidecar sidecar;
 
     @BeforeEach
     void start() {
-        sidecar = TempSidecar.start(home);
+        sidecar = TestSidecar.onHome(home).start();
     }
 
     @AfterEach
@@ -174,11 +174,11 @@ class HttpApiTest {
     void requestsWithoutTheTokenAreRefusedAndChangeNothing() {
         sidecar.register("a", "cli", null);
         HttpRequest noToken = HttpRequest.newBuilder(URI.create(sidecar.base() + "/v1/locks/acquire"))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))))))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(TestSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))))))
                 .build();
         HttpRequest wrongToken = HttpRequest.newBuilder(URI.create(sidecar.base() + "/v1/locks/acquire"))
                 .header("Authorization", "Bearer nope")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))))))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(TestSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))))))
                 .build();
 
         assertThat(sidecar.send(noToken).status()).isEqualTo(401);
@@ -288,7 +288,7 @@ class HttpApiTest {
 
     /** A valid acquire for one file, padded past the body limit with whitespace JSON allows. */
     private byte[] oversizedAcquireBody() {
-        byte[] call = TempSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))));
+        byte[] call = TestSidecar.json(Map.of("session_id", "a", "files", List.of(file("x"))));
         byte[] huge = new byte[(int) HttpApi.MAX_BODY_BYTES + 1024];
         java.util.Arrays.fill(huge, (byte) ' ');
         System.arraycopy(call, 0, huge, 0, call.length);
@@ -368,7 +368,7 @@ class HttpApiTest {
 
     @Test
     void aSecondSidecarOnTheSameHomeRefusesToStart() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TempSidecar.start(home))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TestSidecar.onHome(home).start())
                 .hasMessageContaining("already running");
         assertThat(sidecar.get("/v1/health").status()).isEqualTo(200);
     }

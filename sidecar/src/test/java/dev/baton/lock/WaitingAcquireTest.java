@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.state.Ledger;
-import dev.baton.support.RunningSidecar;
+import dev.baton.support.TestSidecar;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -21,14 +21,14 @@ class WaitingAcquireTest {
 
     @Test
     void waitingAcquiresDoNotWakeEachOtherWhileNothingChanges() {
-        try (RunningSidecar baton = RunningSidecar.start(dir, Map.of())) {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String holder = baton.register("holder");
             baton.acquire(holder, baton.file("X.java"), 0);
             CompletableFuture<JsonNode> first = baton.acquireInBackground(baton.register("first"), baton.file("X.java"), 60);
             CompletableFuture<JsonNode> second = baton.acquireInBackground(baton.register("second"), baton.file("X.java"), 60);
-            await().until(() -> baton.modules.deadlocks().waits().size() == 2);
+            await().until(() -> baton.modules().deadlocks().waits().size() == 2);
 
-            Ledger ledger = baton.sidecar.baton().ledger();
+            Ledger ledger = baton.sidecar().baton().ledger();
             long version = ledger.version();
             await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> ledger.version() == version);
 

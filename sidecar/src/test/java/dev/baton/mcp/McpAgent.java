@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.TestSidecar;
+import dev.baton.support.TestSidecar;
 import dev.baton.http.Json;
 import dev.baton.support.LineProcess;
 import java.nio.file.Path;

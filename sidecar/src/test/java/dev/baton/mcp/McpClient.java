@@ -2,8 +2,8 @@ package dev.baton.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Reply;
 import dev.baton.http.Json;
 import java.net.URI;
 import java.net.http.HttpRequest;

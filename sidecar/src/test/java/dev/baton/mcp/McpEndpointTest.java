@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Agent;
-import dev.baton.TestSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Agent;
+import dev.baton.support.TestSidecar.Reply;
 import dev.baton.http.Json;
 import dev.baton.lock.LockRows;
 import java.io.IOException;
@@ -45,11 +45,11 @@ class McpEndpointTest {
 
     @BeforeEach
     void start() throws Exception {
-        sidecar = TestSidecar.start(dir);
+        sidecar = TestSidecar.in(dir).manualClock().start();
         agentA = McpAgent.start(sidecar);
         agentB = McpAgent.start(sidecar);
-        a = sidecar.register("session-a", agentA.pid());
-        b = sidecar.register("session-b", agentB.pid());
+        a = sidecar.registerAgent("session-a", agentA.pid());
+        b = sidecar.registerAgent("session-b", agentB.pid());
         mcp = McpClient.connected(sidecar);
     }
 

@@ -3,9 +3,9 @@ package dev.baton.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Agent;
-import dev.baton.TestSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Agent;
+import dev.baton.support.TestSidecar.Reply;
 import dev.baton.support.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,7 +34,7 @@ class MessageApiTest {
 
     @BeforeEach
     void start() throws IOException {
-        sidecar = TestSidecar.start(dir);
+        sidecar = TestSidecar.in(dir).manualClock().start();
         alpha = register("alpha-1111");
         bravo = register("bravo-2222");
         charlie = register("charlie-3333");
@@ -49,7 +49,7 @@ class MessageApiTest {
     Agent register(String id) {
         ChildProcess agent = ChildProcess.sleeping();
         agents.add(agent);
-        return sidecar.register(id, agent.pid());
+        return sidecar.registerAgent(id, agent.pid());
     }
 
     Reply send(Agent from, String to, String text) {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Agent;
-import dev.baton.TestSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Agent;
+import dev.baton.support.TestSidecar.Reply;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.support.ChildProcess;
 import java.io.IOException;
@@ -32,9 +32,9 @@ class NegotiationApiTest {
 
     @BeforeEach
     void start() throws IOException {
-        sidecar = TestSidecar.start(dir);
-        a = sidecar.register("session-a");
-        b = sidecar.register("session-b");
+        sidecar = TestSidecar.in(dir).manualClock().start();
+        a = sidecar.registerAgent("session-a");
+        b = sidecar.registerAgent("session-b");
         assertThat(sidecar.acquire(a, "src/App.java").body().path("all_acquired").asBoolean()).isTrue();
     }
 
@@ -160,7 +160,7 @@ class NegotiationApiTest {
     @Test
     void resolvesWhenTheHoldersProcessDiesAndCleanupFreesTheFile() throws Exception {
         try (ChildProcess agent = ChildProcess.sleeping()) {
-            Agent doomed = sidecar.register("session-doomed", agent.pid());
+            Agent doomed = sidecar.registerAgent("session-doomed", agent.pid());
             sidecar.acquire(doomed, "src/Util.java");
             CompletableFuture<Reply> waiting = CompletableFuture.supplyAsync(() -> negotiate(b, "src/Util.java", "normal", 600));
             await().atMost(Duration.ofSeconds(10)).until(() -> !sidecar.baton().negotiations().pendingRequests().isEmpty());
@@ -177,7 +177,7 @@ class NegotiationApiTest {
     @Test
     void resolvesWhenTheHoldersProcessDiedAndTheRequesterTakesTheFile() throws Exception {
         try (ChildProcess agent = ChildProcess.sleeping()) {
-            Agent doomed = sidecar.register("session-doomed", agent.pid());
+            Agent doomed = sidecar.registerAgent("session-doomed", agent.pid());
             sidecar.acquire(doomed, "src/Util.java");
             String id = negotiate(b, "src/Util.java", "normal", 0).body().path("negotiation").path("id").asText();
             agent.kill();
@@ -191,7 +191,7 @@ class NegotiationApiTest {
     @Test
     void askingADeadHolderFreesTheFileAtOnce() throws Exception {
         try (ChildProcess agent = ChildProcess.sleeping()) {
-            Agent doomed = sidecar.register("session-doomed", agent.pid());
+            Agent doomed = sidecar.registerAgent("session-doomed", agent.pid());
             sidecar.acquire(doomed, "src/Util.java");
             agent.kill();
 
@@ -203,7 +203,7 @@ class NegotiationApiTest {
 
     @Test
     void anUrgentRequestTimesOutAfterFiveMinutesAndOnlyTheRequesterMayThenForceRelease() {
-        Agent c = sidecar.register("session-c");
+        Agent c = sidecar.registerAgent("session-c");
         String id = negotiate(b, "src/App.java", "urgent", 0).body().path("negotiation").path("id").asText();
         Map<String, Object> force = Map.of("session_id", b.id(), "file", "src/App.java");
 
@@ -255,7 +255,7 @@ class NegotiationApiTest {
 
     @Test
     void onlyThePartiesSeeANegotiation() {
-        Agent c = sidecar.register("session-c");
+        Agent c = sidecar.registerAgent("session-c");
         String id = openRequest();
         assertThat(sidecar.get("/v1/negotiations/" + id + "?session_id=" + b.id(), b.proof()).status()).isEqualTo(200);
         assertThat(sidecar.get("/v1/negotiations/" + id + "?session_id=" + a.id(), a.proof()).status()).isEqualTo(200);
@@ -273,7 +273,7 @@ class NegotiationApiTest {
         assertThat(wrongKey.errorCode()).isEqualTo("UNAUTHORIZED");
         try (dev.baton.support.ChildProcess elsewhere = dev.baton.support.ChildProcess.sleeping()) {
             // No key, from a process its agent (another process) did not start: this JVM's connection proves nothing.
-            Agent c = sidecar.register("c-elsewhere", elsewhere.pid());
+            Agent c = sidecar.registerAgent("c-elsewhere", elsewhere.pid());
             Map<String, Object> asC = Map.of("session_id", c.id(), "file", "src/App.java", "reason", "mine now");
             assertThat(sidecar.post("/v1/negotiations", asC, Map.of()).status()).isEqualTo(401);
         }

@@ -2,8 +2,8 @@ package dev.baton.negotiation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Agent;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Agent;
 import dev.baton.lock.LockChange;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.state.Change;
@@ -29,9 +29,9 @@ class NegotiationSeamsTest {
 
     @BeforeEach
     void start() throws IOException {
-        sidecar = TestSidecar.start(dir);
-        a = sidecar.register("session-a");
-        b = sidecar.register("session-b");
+        sidecar = TestSidecar.in(dir).manualClock().start();
+        a = sidecar.registerAgent("session-a");
+        b = sidecar.registerAgent("session-b");
         sidecar.acquire(a, "src/App.java");
         sidecar.baton().ledger().addListener(commits::add);
     }

@@ -2,7 +2,7 @@ package dev.baton.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -28,7 +28,7 @@ class BoundedResourcesTest {
 
     @Test
     void aDeclaredLengthAboveTheLimitIsRefusedBeforeAnyOfItIsReadEvenWithExpectContinue() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home); Socket socket = new Socket("127.0.0.1", sidecar.port())) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); Socket socket = new Socket("127.0.0.1", sidecar.port())) {
             socket.setSoTimeout(10_000);
             send(socket, "POST /v1/locks/acquire HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + sidecar.token()
                     + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 9999999999\r\n\r\n");
@@ -41,7 +41,7 @@ class BoundedResourcesTest {
 
     @Test
     void aBodyShorterThanItsLengthAndAnHttp09RequestAre4xx() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             try (Socket socket = new Socket("127.0.0.1", sidecar.port())) {
                 socket.setSoTimeout(60_000);
@@ -61,7 +61,7 @@ class BoundedResourcesTest {
 
     @Test
     void hundredsOfTricklingBodiesDoNotDelayAnotherClient() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             List<Socket> trickling = new ArrayList<>();
             ExecutorService feeder = Executors.newSingleThreadExecutor();
@@ -92,7 +92,7 @@ class BoundedResourcesTest {
                 });
 
                 long started = System.nanoTime();
-                TempSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
+                TestSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
 
                 assertThat(reply.status()).isEqualTo(200);
@@ -109,7 +109,7 @@ class BoundedResourcesTest {
 
     @Test
     void manyConcurrentLargeBodiesAreAnsweredWithoutA5xxAndTheSidecarKeepsServing() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             byte[] big = new byte[64 << 20];
             java.util.Arrays.fill(big, (byte) ' ');

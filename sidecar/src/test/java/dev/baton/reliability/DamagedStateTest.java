@@ -12,7 +12,7 @@ import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarOptions;
 import dev.baton.support.BatonCli;
 import dev.baton.support.SidecarProcess;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -101,10 +101,10 @@ class DamagedStateTest {
     void aKilledSidecarWithItsLogIntactStartsWithEveryLock() throws Exception {
         killWithLocks();
 
-        try (TempSidecar again = TempSidecar.start(home)) {
+        try (TestSidecar again = TestSidecar.onHome(home).start()) {
             assertThat(again.get("/v1/locks").body().path("locks")).hasSize(LOCKS);
         }
-        try (TempSidecar cleanlyRestarted = TempSidecar.start(home)) {
+        try (TestSidecar cleanlyRestarted = TestSidecar.onHome(home).start()) {
             assertThat(cleanlyRestarted.get("/v1/locks").body().path("locks")).hasSize(LOCKS);
         }
     }
@@ -127,7 +127,7 @@ class DamagedStateTest {
         try (Sidecar accepted = Sidecar.start(SidecarOptions.defaults(new BatonHome(home), 0).acceptingEmptyState())) {
             assertThat((int) accepted.baton().ledger().read(world -> world.count(LockRows.FILES))).isEqualTo(LOCKS - 3);
         }
-        try (TempSidecar next = TempSidecar.start(home)) {
+        try (TestSidecar next = TestSidecar.onHome(home).start()) {
             assertThat(next.get("/v1/locks").body().path("locks")).hasSize(LOCKS - 3);
         }
     }
@@ -153,7 +153,7 @@ class DamagedStateTest {
         Files.createFile(home.resolve("sidecar.lock"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
 
-        try (TempSidecar next = TempSidecar.start(home)) {
+        try (TestSidecar next = TestSidecar.onHome(home).start()) {
             assertThat(next.get("/v1/locks").body().path("locks")).isEmpty();
         }
         assertThat(Files.readString(home.resolve("sidecar.lock"))).as("marked once the database exists").isNotEmpty();
@@ -204,7 +204,7 @@ class DamagedStateTest {
         } finally {
             Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
         }
-        try (TempSidecar fixed = TempSidecar.start(home)) {
+        try (TestSidecar fixed = TestSidecar.onHome(home).start()) {
             assertThat(fixed.get("/v1/locks").body().path("locks")).hasSize(LOCKS);
         }
     }

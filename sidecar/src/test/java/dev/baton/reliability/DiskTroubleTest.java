@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.baton.home.BatonHome;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarOptions;
-import dev.baton.support.TempSidecar;
-import dev.baton.support.TempSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Reply;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,14 +53,14 @@ class DiskTroubleTest {
         return process.exitValue();
     }
 
-    private static Reply acquire(TempSidecar sidecar, String file) {
+    private static Reply acquire(TestSidecar sidecar, String file) {
         return sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of(file)));
     }
 
     @Test
     void aFullDiskRefusesNewLocksClearlyAndKeepsTheAcknowledgedOnes() throws Exception {
         Path home = mount.resolve("home");
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             assertThat(acquire(sidecar, "/repo/before").toString()).startsWith("200");
             Path filler = mount.resolve("filler");
@@ -101,7 +101,7 @@ class DiskTroubleTest {
     @Test
     void aReadOnlyHomeIsAClearStartupErrorAndLosesNothing() throws Exception {
         Path home = mount.resolve("home");
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             assertThat(acquire(sidecar, "/repo/before").toString()).startsWith("200");
         }
@@ -111,7 +111,7 @@ class DiskTroubleTest {
                 .isInstanceOf(IOException.class).hasMessageContaining("not writable").hasMessageContaining(home.toString());
 
         assertThat(run("mount", "-o", "remount,rw", mount.toString())).isZero();
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             assertThat(sidecar.get("/v1/locks/check?file=/repo/before").body().path("held").asBoolean()).isTrue();
         }
     }
@@ -119,7 +119,7 @@ class DiskTroubleTest {
     @Test
     void aDeletedDatabaseFileIsReportedInsteadOfWritingIntoTheVoid() throws Exception {
         Path home = mount.resolve("home");
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             assertThat(acquire(sidecar, "/repo/before").toString()).startsWith("200");
             Files.delete(home.resolve("baton.db"));

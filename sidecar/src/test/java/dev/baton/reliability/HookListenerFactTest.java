@@ -101,6 +101,8 @@ class HookListenerFactTest {
         ProcessBuilder run = new ProcessBuilder(SCRIPT.toString(), "claude", event).redirectErrorStream(true);
         run.environment().put("BATON_HOME", home.dir().toString());
         run.environment().put("BATON_HOOK_TIMEOUT", "5");
+        // The hook tries to start a sidecar (none starts) and asks again until its start budget is spent: 5 s, not 20.
+        run.environment().put("BATON_HOOK_START_TIMEOUT", "5");
         run.environment().put("BATON_BIN", "/bin/false"); // nothing to start: a sidecar not ours stays "not running"
         run.environment().remove("BATON_FAIL_OPEN");
         Process hook = run.start();

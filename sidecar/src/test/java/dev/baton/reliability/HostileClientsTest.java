@@ -2,7 +2,7 @@ package dev.baton.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ class HostileClientsTest {
 
     @Test
     void thousandsOfIdleAndHalfSentConnectionsDoNotStopOthersBeingServed() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             List<Socket> hostile = new ArrayList<>();
             try {
@@ -36,7 +36,7 @@ class HostileClientsTest {
                     hostile.add(socket);
                 }
 
-                TempSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
+                TestSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
 
                 assertThat(reply.status()).isEqualTo(200);
                 assertThat(reply.body().path("all_acquired").asBoolean()).isTrue();
@@ -51,9 +51,9 @@ class HostileClientsTest {
 
     @Test
     void trailingGarbageAfterTheJsonObjectIsRefused() {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
-            TempSidecar.Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire",
+            TestSidecar.Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire",
                     "{\"session_id\":\"a\",\"files\":[\"/r/x\"]} trailing".getBytes(StandardCharsets.UTF_8));
 
             assertThat(reply.status()).isEqualTo(400);
@@ -63,7 +63,7 @@ class HostileClientsTest {
 
     @Test
     void invalidUtf8InAPathIsRefusedOrKeptVerbatimButNeverA5xx() {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             byte[] prefix = "{\"session_id\":\"a\",\"files\":[\"/r/".getBytes(StandardCharsets.US_ASCII);
             byte[] suffix = "\"]}".getBytes(StandardCharsets.US_ASCII);
@@ -74,7 +74,7 @@ class HostileClientsTest {
             body[prefix.length + 2] = (byte) 0xFF;
             System.arraycopy(suffix, 0, body, prefix.length + 3, suffix.length);
 
-            TempSidecar.Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire", body);
+            TestSidecar.Reply reply = sidecar.postRawAs("a", "/v1/locks/acquire", body);
 
             assertThat(reply.status()).isLessThan(500);
             assertThat(sidecar.get("/v1/health").status()).isEqualTo(200);

@@ -6,7 +6,7 @@ import dev.baton.home.BatonHome;
 import dev.baton.state.AuditEntry;
 import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +28,7 @@ class ImpersonationTest {
 
     @Test
     void aPidInAHeaderIsNoProofForAnyAgentRoute() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping()) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); ChildProcess agent = ChildProcess.sleeping()) {
             sidecar.register("victim", "claude-code", agent.pid());
             sidecar.register("other", "cli", null);
             sidecar.postAs("victim", "/v1/locks/acquire", Map.of("session_id", "victim", "files", List.of("/r/x")));
@@ -58,7 +58,7 @@ class ImpersonationTest {
 
     @Test
     void aProcessTheAgentStartedActsForItsSessionWithoutAKey() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             // The agent: a shell that, once told, runs curl (its child) to release everything of its session.
             Process agent = new ProcessBuilder("bash", "-c", "read -r _; curl -s -o /dev/null -w '%{http_code}'"
                     + " -H \"Authorization: Bearer $1\" -H 'Content-Type: application/json'"
@@ -83,7 +83,7 @@ class ImpersonationTest {
 
     @Test
     void endingAnotherSessionOrForceReleasingItsFileNeedsTheSupervisor() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping()) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); ChildProcess agent = ChildProcess.sleeping()) {
             sidecar.register("victim", "claude-code", agent.pid());
             sidecar.postAs("victim", "/v1/locks/acquire", Map.of("session_id", "victim", "files", List.of("/r/x")));
 
@@ -106,7 +106,7 @@ class ImpersonationTest {
 
     @Test
     void aLiveSessionsIdCannotBeRegisteredAgainForAnotherProcess() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping();
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); ChildProcess agent = ChildProcess.sleeping();
              ChildProcess impostor = ChildProcess.sleeping()) {
             sidecar.register("victim", "claude-code", agent.pid());
 
@@ -120,7 +120,7 @@ class ImpersonationTest {
 
     @Test
     void aHeartbeatForAnotherSessionNeedsItsProof() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping()) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); ChildProcess agent = ChildProcess.sleeping()) {
             sidecar.register("victim", "claude-code", agent.pid());
             String before = sidecar.get("/v1/sessions/victim").body().path("last_heartbeat").asText();
 
@@ -134,7 +134,7 @@ class ImpersonationTest {
 
     @Test
     void aNamedLockIsTakenAndReleasedOnlyByItsOwnProcess() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             long self = ProcessHandle.current().pid();
             assertThat(sidecar.post("/v1/named-locks/acquire", Map.of("name", "deploy", "pid", self)).body()
                     .path("acquired").asBoolean()).isTrue();
@@ -158,7 +158,7 @@ class ImpersonationTest {
 
     @Test
     void aRegistrationClaimsOnlyWhatTheKernelShows() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess agent = ChildProcess.sleeping()) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); ChildProcess agent = ChildProcess.sleeping()) {
             String start = ProcessHandle.of(agent.pid()).orElseThrow().info().startInstant().orElseThrow()
                     .minusSeconds(3600).toString();
 
@@ -175,7 +175,7 @@ class ImpersonationTest {
 
     @Test
     void theCliRefusesSupervisorFromInsideAnAgentsProcessTree() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             BatonCli cli = new BatonCli(home, home);
             List<String> command = new ArrayList<>(List.of("bash", "-c", "read -r _; \"$@\"; echo \"exit $?\"", "agent"));
             command.addAll(cli.builder("force-release", "/r/x", "--supervisor").command());
@@ -200,9 +200,9 @@ class ImpersonationTest {
 
     @Test
     void aPathWithANewlineCannotForgeALineInTheLockListing() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
-            TempSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a",
+            TestSidecar.Reply reply = sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a",
                     "files", List.of("/r/x\n/r/y is held by claude-code session victim (pid 1, alive)", "/r/\u001b[2Jz")));
 
             assertThat(reply.status()).isEqualTo(400);
@@ -213,11 +213,11 @@ class ImpersonationTest {
     }
 
     /** Runs curl as a process of its own; returns "STATUS BODY". */
-    static String curl(TempSidecar sidecar, String method, String path, String body, List<String> headers) throws Exception {
+    static String curl(TestSidecar sidecar, String method, String path, String body, List<String> headers) throws Exception {
         return curlWithToken(sidecar, sidecar.token(), method, path, body, headers);
     }
 
-    static String curlWithToken(TempSidecar sidecar, String token, String method, String path, String body,
+    static String curlWithToken(TestSidecar sidecar, String token, String method, String path, String body,
                                 List<String> headers) throws Exception {
         List<String> command = new ArrayList<>(List.of("curl", "-s", "-X", method, "-w", "%{http_code}",
                 "-o", "/dev/stderr", "-H", "Authorization: Bearer " + token, "-H", "Content-Type: application/json"));

@@ -10,7 +10,7 @@ import dev.baton.server.SidecarOptions;
 import dev.baton.support.BatonCli;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.OtherUser;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +32,7 @@ class SecurityTest {
 
     @Test
     void theSidecarListensOnLoopbackOnly() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             String port = String.format(Locale.ROOT, "%04X", sidecar.port());
             List<String> sockets = new java.util.ArrayList<>(listening(Path.of("/proc/net/tcp"), port));
             sockets.addAll(listening(Path.of("/proc/net/tcp6"), port));
@@ -57,7 +57,7 @@ class SecurityTest {
 
     @Test
     void aDnsRebindingHostHeaderIsRefused() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             String rebinding = rawGet(sidecar, "attacker.example:" + sidecar.port());
             String loopback = rawGet(sidecar, "localhost:" + sidecar.port());
 
@@ -66,7 +66,7 @@ class SecurityTest {
         }
     }
 
-    private static String rawGet(TempSidecar sidecar, String host) throws IOException {
+    private static String rawGet(TestSidecar sidecar, String host) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", sidecar.port())) {
             OutputStream out = socket.getOutputStream();
             out.write(("GET /v1/status HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + sidecar.token()
@@ -79,12 +79,12 @@ class SecurityTest {
 
     @Test
     void noRequestWithoutTheTokenChangesAnything() {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             for (String path : List.of("/v1/sessions", "/v1/locks/acquire", "/v1/locks/release", "/v1/locks/force-release",
                     "/v1/cleanup-stale", "/v1/named-locks/acquire")) {
                 var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(sidecar.base() + path))
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(TestSidecar.json(
                                 Map.of("session_id", "a", "files", List.of("/x"), "file", "/x", "name", "n", "pid", 1))))
                         .build();
                 assertThat(sidecar.send(request).status()).as(path).isEqualTo(401);
@@ -96,7 +96,7 @@ class SecurityTest {
 
     @Test
     void oneSessionCannotTakeOrReleaseFilesForAnotherWithoutItsKey() {
-        try (TempSidecar sidecar = TempSidecar.start(home); ChildProcess elsewhere = ChildProcess.sleeping()) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start(); ChildProcess elsewhere = ChildProcess.sleeping()) {
             sidecar.register("a", "cli", null);
             sidecar.register("b", "cli", null);
             sidecar.register("c", "claude-code", elsewhere.pid());
@@ -116,9 +116,9 @@ class SecurityTest {
                         Map.of("path", "/v1/locks/acquire", "body", Map.of("session_id", "a", "files", List.of("/r/y"))),
                         Map.of("path", "/v1/locks/acquire", "body", Map.of("session_id", "c", "files", List.of("/r/z"))))) {
                     var request = sidecar.request((String) call.get("path")).header("Content-Type", "application/json")
-                            .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(TempSidecar.json(call.get("body"))));
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(TestSidecar.json(call.get("body"))));
                     proof.forEach(request::header);
-                    TempSidecar.Reply reply = sidecar.send(request.build());
+                    TestSidecar.Reply reply = sidecar.send(request.build());
                     assertThat(reply.status()).as("%s, %s", who, call).isEqualTo(401);
                     assertThat(reply.errorCode()).isEqualTo("UNAUTHORIZED");
                 }
@@ -143,7 +143,7 @@ class SecurityTest {
     @Test
     void aNewHomeIsCreatedOwnerOnlyAndTheTokenIs0600() throws Exception {
         Path fresh = home.resolve("nested/baton");
-        try (TempSidecar sidecar = TempSidecar.start(fresh)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(fresh).start()) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh))).isEqualTo("rwx------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh.resolve("token")))).isEqualTo("rw-------");
         }
@@ -221,7 +221,7 @@ class SecurityTest {
     void theDatabaseItsWalAndShmAndTheLogAreOwnerOnlyWhateverTheUmask() throws Exception {
         Files.writeString(home.resolve("sidecar.log"), "an old log\n");
         Files.setPosixFilePermissions(home.resolve("sidecar.log"), PosixFilePermissions.fromString("rw-r--r--"));
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             sidecar.postAs("a", "/v1/messages", Map.of("session_id", "a", "to", "a", "text", "private"));
 
@@ -235,7 +235,7 @@ class SecurityTest {
     @Test
     void anotherUserCanReadNothingInTheHome() throws Exception {
         OtherUser.require();
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             for (String file : List.of("baton.db", "baton.db-wal", "token", "supervisor-token")) {
                 OtherUser.Result read = OtherUser.runAs("cat '" + home.resolve(file) + "' > /dev/null");

@@ -8,7 +8,7 @@ import dev.baton.lock.LockRows;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarOptions;
 import dev.baton.support.SidecarProcess;
-import dev.baton.support.TempSidecar;
+import dev.baton.support.TestSidecar;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ class StateLossTest {
 
     @Test
     void aDatabaseTruncatedToNothingAfterARunIsRefusedUntilEmptyStateIsAccepted() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
         }
@@ -47,7 +47,7 @@ class StateLossTest {
 
     @Test
     void aCleanRestartAndAKilledSidecarWithItsWalStartAsBefore() throws Exception {
-        try (TempSidecar sidecar = TempSidecar.start(home)) {
+        try (TestSidecar sidecar = TestSidecar.onHome(home).start()) {
             sidecar.register("a", "cli", null);
             sidecar.postAs("a", "/v1/locks/acquire", Map.of("session_id", "a", "files", List.of("/r/x")));
             sidecar.restart();
@@ -56,7 +56,7 @@ class StateLossTest {
         try (SidecarProcess killed = SidecarProcess.start(home)) {
             killed.kill();
         }
-        try (TempSidecar again = TempSidecar.start(home)) {
+        try (TestSidecar again = TestSidecar.onHome(home).start()) {
             assertThat(again.get("/v1/locks").body().path("locks")).hasSize(1);
         }
     }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.testing.MutableClock;
-import dev.baton.TestSidecar;
-import dev.baton.TestSidecar.Agent;
-import dev.baton.TestSidecar.Reply;
+import dev.baton.support.TestSidecar;
+import dev.baton.support.TestSidecar.Agent;
+import dev.baton.support.TestSidecar.Reply;
 import dev.baton.message.MessageRows;
 import dev.baton.negotiation.Answer;
 import dev.baton.negotiation.NegotiationRequest;
@@ -36,9 +36,9 @@ class CoordinationStoreTest {
         NegotiationView before;
         Agent a;
         Agent b;
-        try (TestSidecar sidecar = TestSidecar.start(dir, clock)) {
-            a = sidecar.register("session-a");
-            b = sidecar.register("session-b");
+        try (TestSidecar sidecar = TestSidecar.in(dir).manualClock().clock(clock).start()) {
+            a = sidecar.registerAgent("session-a");
+            b = sidecar.registerAgent("session-b");
             sidecar.acquire(a, "src/App.java");
             id = sidecar.baton().negotiations().negotiate(new NegotiationRequest(b.id(), sidecar.file("src/App.java"),
                     "need it", Urgency.URGENT, null)).negotiation().id();
@@ -50,7 +50,7 @@ class CoordinationStoreTest {
             sidecar.baton().plans().publish(a.id(), "refactor auth", null);
             before = sidecar.baton().negotiations().view(id);
         }
-        try (TestSidecar sidecar = TestSidecar.start(dir, clock)) {
+        try (TestSidecar sidecar = TestSidecar.in(dir).manualClock().clock(clock).start()) {
             assertThat(sidecar.baton().negotiations().view(id)).isEqualTo(before);
             assertThat(sidecar.baton().notices().takeNotices(a.id())).noneMatch(notice -> notice.contains(id));
             JsonNode inbox = sidecar.get("/v1/messages?session_id=" + a.id(), a.proof()).body();
@@ -86,9 +86,9 @@ class CoordinationStoreTest {
 
     @Test
     void aFailedWriteLeavesTheNegotiationAndTheLockAsTheyWere() throws Exception {
-        try (TestSidecar sidecar = TestSidecar.start(dir)) {
-            Agent a = sidecar.register("session-a");
-            Agent b = sidecar.register("session-b");
+        try (TestSidecar sidecar = TestSidecar.in(dir).manualClock().start()) {
+            Agent a = sidecar.registerAgent("session-a");
+            Agent b = sidecar.registerAgent("session-b");
             sidecar.acquire(a, "src/App.java");
             String id = sidecar.baton().negotiations().negotiate(new NegotiationRequest(b.id(), sidecar.file("src/App.java"),
                     "need it", null, null)).negotiation().id();
