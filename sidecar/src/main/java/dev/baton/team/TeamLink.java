@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +27,11 @@ final class TeamLink implements AutoCloseable {
     private static final int LISTEN_SLICE_MILLIS = 200;
     private static final Duration RETRY_EVERY = Duration.ofSeconds(1);
     private static final int EVENT_PAGE = 500;
+    private static final Duration EVENTS_AT_LEAST_EVERY = Duration.ofSeconds(5);
 
     private final TeamSettings settings;
     private final TeamLockSpace space;
+    private final StatementCounts counts;
     private final Object wakeUp = new Object();
     private volatile Connection claims;
     private Connection work;
@@ -40,11 +43,13 @@ final class TeamLink implements AutoCloseable {
     private volatile boolean running = true;
     private long renewDueNanos;
     private long lastEvent;
+    private long eventsReadNanos;
     private Thread thread;
 
-    TeamLink(TeamSettings settings, TeamLockSpace space) {
+    TeamLink(TeamSettings settings, TeamLockSpace space, StatementCounts counts) {
         this.settings = settings;
         this.space = space;
+        this.counts = counts;
     }
 
     /** Connects once before returning (a sidecar that can reach its team starts in it), then keeps the link. */
@@ -152,19 +157,16 @@ final class TeamLink implements AutoCloseable {
                     connect();
                     continue;
                 }
-                connection.unwrap(PGConnection.class).getNotifications(LISTEN_SLICE_MILLIS);
+                PGNotification[] heard = connection.unwrap(PGConnection.class).getNotifications(LISTEN_SLICE_MILLIS);
                 space.flushReleases(connection);
                 if (System.nanoTime() - renewDueNanos >= 0) {
                     renew(connection);
                 }
-                List<TeamEvent> events;
-                do {
-                    events = TeamDatabase.eventsAfter(connection, lastEvent, EVENT_PAGE);
-                    for (TeamEvent event : events) {
-                        space.follow(event);
-                        lastEvent = event.seq();
-                    }
-                } while (events.size() == EVENT_PAGE);
+                // The log is read when another machine announced a change, and now and then in case a notification
+                // was lost (one sent while this connection was being made): an idle team sends almost nothing.
+                if ((heard != null && heard.length > 0) || System.nanoTime() - eventsReadNanos > EVENTS_AT_LEAST_EVERY.toNanos()) {
+                    readEvents(connection);
+                }
             } catch (SQLException | RuntimeException e) {
                 if (running) {
                     failed(e);
@@ -173,7 +175,21 @@ final class TeamLink implements AutoCloseable {
         }
     }
 
+    private void readEvents(Connection connection) throws SQLException {
+        List<TeamEvent> events;
+        do {
+            counts.eventReads.incrementAndGet();
+            events = TeamDatabase.eventsAfter(connection, lastEvent, EVENT_PAGE);
+            for (TeamEvent event : events) {
+                space.follow(event);
+                lastEvent = event.seq();
+            }
+        } while (events.size() == EVENT_PAGE);
+        eventsReadNanos = System.nanoTime();
+    }
+
     private void renew(Connection connection) throws SQLException {
+        counts.renewals.incrementAndGet();
         TeamDatabase.Renewal renewal = TeamDatabase.renew(connection, settings.machine(), settings.ttl());
         if (renewal == TeamDatabase.Renewal.MISSING) {
             TeamDatabase.join(connection, settings.machine(), settings.host(), settings.ttl());
@@ -198,7 +214,7 @@ final class TeamLink implements AutoCloseable {
         return running;
     }
 
-    TeamView view(int claimedHere, int unsynced, int knownElsewhere) {
+    TeamView view(int claimedHere, int unsynced, int knownElsewhere, java.util.Map<String, Long> statements) {
         boolean connected = claims != null;
         List<TeamMachine> machines = List.of();
         List<TeamSession> sessions = List.of();
@@ -212,7 +228,7 @@ final class TeamLink implements AutoCloseable {
         return new TeamView(settings.url().shown(), settings.machine(), settings.host(), connected,
                 connected ? null : unreachableSince, connected ? null : lastError, settings.strict(),
                 settings.ttl().toSeconds(), settings.perBranch() ? "branch" : "repository", claimedHere, unsynced,
-                knownElsewhere, machines, sessions, machinesError);
+                knownElsewhere, statements, machines, sessions, machinesError);
     }
 
     @Override

@@ -58,6 +58,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
     private final Map<String, List<String>> notices = new ConcurrentHashMap<>();
     private final Map<String, Boolean> toldUnreachable = new ConcurrentHashMap<>();
     private final TeamLink link;
+    private final StatementCounts counts = new StatementCounts();
     private volatile Ledger ledger;
 
     record Claimed(SharedPath path, long fence, long epoch) {
@@ -70,7 +71,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
         this.settings = settings;
         this.keys = new RepositoryKeys(settings.perBranch());
         this.clock = clock;
-        this.link = new TeamLink(settings, this);
+        this.link = new TeamLink(settings, this, counts);
     }
 
     /** Follows the local table's releases and starts the link; the lock table must be built on this space first. */
@@ -109,6 +110,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
         if (connection != null) {
             try {
                 for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+                    counts.claims.incrementAndGet();
                     TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), key);
                     if (answer instanceof TeamDatabase.Granted granted) {
                         claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
@@ -246,6 +248,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
                 continue;
             }
             try {
+                counts.claims.incrementAndGet();
                 TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), mine.path());
                 if (answer instanceof TeamDatabase.Granted granted) {
                     claimed.put(file, new Claimed(mine.path(), granted.fence(), link.epoch()));
@@ -292,6 +295,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
             unsynced.remove(file);
             if (gone != null) {
                 try {
+                    counts.releases.incrementAndGet();
                     TeamDatabase.release(connection, settings.machine(), gone.path(), gone.fence(),
                             lastChange(file, gone.path(), null));
                 } catch (SQLException e) {
@@ -336,6 +340,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
         for (RemoteHold mine : TeamDatabase.heldBy(connection, settings.machine())) {
             String file = localKeys.get(mine.file());
             if (file == null) {
+                counts.releases.incrementAndGet();
                 TeamDatabase.release(connection, settings.machine(), mine.file(), mine.fence(), null);
             } else if (!unsynced.containsKey(file)) {
                 claimed.put(file, new Claimed(mine.file(), mine.fence(), link.epoch()));
@@ -348,6 +353,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
                 continue;
             }
             Session session = local.get(file);
+            counts.claims.incrementAndGet();
             TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), entry.getKey());
             if (answer instanceof TeamDatabase.Granted granted) {
                 claimed.put(file, new Claimed(entry.getKey(), granted.fence(), link.epoch()));
@@ -396,7 +402,7 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
 
     /** What {@code baton team status} shows of this machine's view. */
     public TeamView view() {
-        return link.view(claimed.size(), unsynced.size(), elsewhere.size());
+        return link.view(claimed.size(), unsynced.size(), elsewhere.size(), counts.snapshot());
     }
 
     private static ClaimingSession describe(Session session) {

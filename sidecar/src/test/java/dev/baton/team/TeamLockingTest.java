@@ -143,4 +143,24 @@ class TeamLockingTest {
         assertThat(status.out().indexOf("alice-session")).isGreaterThan(status.out().indexOf("machine-one"))
                 .isLessThan(status.out().indexOf("machine-two ") < 0 ? Integer.MAX_VALUE : status.out().lastIndexOf("machine-two"));
     }
+
+    @Test
+    void aReentrantEditSendsNoStatementToTheDatabaseAndANewLockSendsOneClaim() {
+        String alice = one.register("alice-session");
+        one.acquire("alice-session", alice, "src/App.java");
+        long before = claimsSentBy(one);
+
+        for (int edit = 0; edit < 5; edit++) {
+            assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        }
+        long afterReentrant = claimsSentBy(one);
+        one.acquire("alice-session", alice, "src/Util.java");
+
+        assertThat(afterReentrant).isEqualTo(before);
+        assertThat(claimsSentBy(one)).isEqualTo(before + 1);
+    }
+
+    private static long claimsSentBy(TeamMember machine) {
+        return machine.get("/v1/team").body().path("team").path("statements").path("claims").asLong();
+    }
 }
