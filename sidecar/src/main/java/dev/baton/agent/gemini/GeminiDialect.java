@@ -1,7 +1,11 @@
-package dev.baton.hook;
+package dev.baton.agent.gemini;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.hook.ClaudeStyle;
+import dev.baton.hook.Dialect;
+import dev.baton.hook.EventKind;
+import dev.baton.hook.HookPayload;
 import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import java.util.List;
@@ -13,33 +17,43 @@ import java.util.Set;
  * {@code {"decision":"deny","reason":…}}, and context is shown for SessionStart and AfterTool only
  * (hooks reference, geminicli.com/docs/hooks/reference).
  */
-final class GeminiDialect extends Dialect {
+public final class GeminiDialect extends Dialect {
 
-    static final GeminiDialect INSTANCE = new GeminiDialect();
+    public static final GeminiDialect INSTANCE = new GeminiDialect();
+
+    private static final Set<String> EVENTS = Set.of("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
+            "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification");
 
     private static final Set<String> EDIT_TOOLS = Set.of("write_file", "replace", "edit");
 
     private GeminiDialect() {
-        super(AgentKind.GEMINI);
+        super(AgentKind.GEMINI, "gemini", 30);
+    }
+
+    /** Gemini CLI's own event names mark its payloads whichever hook command they reach. */
+    @Override
+    protected boolean recognises(String agentArg, HookPayload payload) {
+        String event = payload.text("hook_event_name");
+        return "gemini".equals(agentArg) || event != null && EVENTS.contains(event);
     }
 
     @Override
-    List<String> filesWritten(String tool, JsonNode input) {
+    protected List<String> filesWritten(String tool, JsonNode input) {
         return EDIT_TOOLS.contains(tool.toLowerCase(Locale.ROOT)) ? ClaudeStyle.requireFile(tool, input) : null;
     }
 
     @Override
-    boolean carriesContext(EventKind event) {
+    protected boolean carriesContext(EventKind event) {
         return event == EventKind.SESSION_START || event == EventKind.POST_TOOL;
     }
 
     @Override
-    ObjectNode denial(String reason) {
+    protected ObjectNode denial(String reason) {
         return Json.mapper().createObjectNode().put("decision", "deny").put("reason", reason);
     }
 
     @Override
-    boolean rewritesArguments() {
+    protected boolean rewritesArguments() {
         return true;
     }
 
@@ -48,7 +62,7 @@ final class GeminiDialect extends Dialect {
      * the call from it alone on another. No {@code decision}. BeforeTool carries no context.
      */
     @Override
-    ObjectNode rewrite(ObjectNode arguments, String context) {
+    protected ObjectNode rewrite(ObjectNode arguments, String context) {
         ObjectNode answer = Json.mapper().createObjectNode();
         ObjectNode specific = answer.putObject("hookSpecificOutput");
         specific.put("hookEventName", "BeforeTool");
@@ -57,7 +71,7 @@ final class GeminiDialect extends Dialect {
     }
 
     @Override
-    ObjectNode context(EventKind event, String text) {
+    protected ObjectNode context(EventKind event, String text) {
         return ClaudeStyle.context(event == EventKind.POST_TOOL ? "AfterTool" : "SessionStart", text);
     }
 }

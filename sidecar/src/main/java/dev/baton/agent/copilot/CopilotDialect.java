@@ -1,7 +1,13 @@
-package dev.baton.hook;
+package dev.baton.agent.copilot;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.hook.ClaudeStyle;
+import dev.baton.hook.Dialect;
+import dev.baton.hook.EventKind;
+import dev.baton.hook.HookCall;
+import dev.baton.hook.HookPayload;
+import dev.baton.hook.PatchPaths;
 import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
@@ -15,20 +21,27 @@ import java.util.Set;
  * relative to {@code cwd}, and {@code sessionId} sometimes missing. Answers are flat
  * {@code {"permissionDecision":"deny",…}} objects.
  */
-final class CopilotDialect extends Dialect {
+public final class CopilotDialect extends Dialect {
 
-    static final CopilotDialect INSTANCE = new CopilotDialect();
+    public static final CopilotDialect INSTANCE = new CopilotDialect();
 
     private static final Set<String> SINGLE_FILE_TOOLS = Set.of("edit", "create", "write", "str_replace_editor");
     /** toolResult.resultType values of a call that did not do its work. */
     private static final Set<String> FAILED_RESULTS = Set.of("failure", "rejected", "denied");
 
     private CopilotDialect() {
-        super(AgentKind.COPILOT_CLI);
+        super(AgentKind.COPILOT_CLI, "copilot", 20);
+    }
+
+    /** camelCase fields are Copilot's own; so is a call of Copilot's hook command that names no event in its payload. */
+    @Override
+    protected boolean recognises(String agentArg, HookPayload payload) {
+        boolean camelCase = payload.has("toolName") || payload.has("toolArgs") || payload.has("sessionId");
+        return camelCase || "copilot".equals(agentArg) && !payload.has("hook_event_name");
     }
 
     @Override
-    HookCall read(HookPayload payload, String eventArg) {
+    protected HookCall read(HookPayload payload, String eventArg) {
         if (eventArg == null || eventArg.isBlank()) {
             throw BatonException.invalid("Copilot CLI payloads carry no event name; pass the hook's config key"
                     + " (e.g. event=preToolUse), as `baton-hook copilot preToolUse` does");
@@ -68,7 +81,7 @@ final class CopilotDialect extends Dialect {
 
     /** @param toolArgs a JSON string (double-encoded), an object, or for apply_patch the raw patch text */
     @Override
-    List<String> filesWritten(String tool, JsonNode toolArgs) {
+    protected List<String> filesWritten(String tool, JsonNode toolArgs) {
         String name = tool.toLowerCase(Locale.ROOT);
         JsonNode args = toolArgs;
         String rawText = null;
@@ -103,25 +116,25 @@ final class CopilotDialect extends Dialect {
     }
 
     @Override
-    ObjectNode denial(String reason) {
+    protected ObjectNode denial(String reason) {
         return Json.mapper().createObjectNode()
                 .put("permissionDecision", "deny")
                 .put("permissionDecisionReason", reason);
     }
 
     @Override
-    ObjectNode context(EventKind event, String text) {
+    protected ObjectNode context(EventKind event, String text) {
         return Json.mapper().createObjectNode().put("additionalContext", text);
     }
 
     @Override
-    boolean rewritesArguments() {
+    protected boolean rewritesArguments() {
         return true;
     }
 
     /** {@code modifiedArgs} replaces the tool's arguments whole; no {@code permissionDecision}. */
     @Override
-    ObjectNode rewrite(ObjectNode arguments, String context) {
+    protected ObjectNode rewrite(ObjectNode arguments, String context) {
         ObjectNode answer = Json.mapper().createObjectNode();
         answer.set("modifiedArgs", arguments);
         if (context != null && !context.isBlank()) {

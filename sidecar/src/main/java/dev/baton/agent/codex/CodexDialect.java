@@ -1,7 +1,11 @@
-package dev.baton.hook;
+package dev.baton.agent.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.hook.ClaudeStyle;
+import dev.baton.hook.Dialect;
+import dev.baton.hook.HookPayload;
+import dev.baton.hook.PatchPaths;
 import dev.baton.session.AgentKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +18,21 @@ import java.util.Set;
  * last word is the patch), or as a shell call ({@code Bash}, {@code exec_command}) whose command is an
  * apply_patch heredoc; no PostToolUse follows the latter, so the turn's end finishes that edit.
  */
-final class CodexDialect extends Dialect {
+public final class CodexDialect extends Dialect {
 
-    static final CodexDialect INSTANCE = new CodexDialect();
+    public static final CodexDialect INSTANCE = new CodexDialect();
 
     /** The shell tools Codex reports (events.md); a command of theirs is an edit only as an apply_patch heredoc. */
-    static final Set<String> SHELL_TOOLS = Set.of("bash", "exec_command", "shell", "local_shell");
+    public static final Set<String> SHELL_TOOLS = Set.of("bash", "exec_command", "shell", "local_shell");
 
     private CodexDialect() {
-        super(AgentKind.CODEX);
+        super(AgentKind.CODEX, "codex", 40);
+    }
+
+    /** Codex's payloads carry a {@code turn_id}, which Claude Code's do not. */
+    @Override
+    protected boolean recognises(String agentArg, HookPayload payload) {
+        return "codex".equals(agentArg) || payload.has("turn_id");
     }
 
     /**
@@ -30,12 +40,12 @@ final class CodexDialect extends Dialect {
      * the reason: the reason goes to it without its last one, so the model does not read "later.. Command".
      */
     @Override
-    ObjectNode denial(String reason) {
+    protected ObjectNode denial(String reason) {
         return super.denial(reason.endsWith(".") ? reason.substring(0, reason.length() - 1) : reason);
     }
 
     @Override
-    List<String> filesWritten(String tool, JsonNode input) {
+    protected List<String> filesWritten(String tool, JsonNode input) {
         if (SHELL_TOOLS.contains(tool.toLowerCase(Locale.ROOT))) {
             String script = shellScript(input);
             return script == null ? null : PatchPaths.ofShellCommand(script).orElse(null);
@@ -44,7 +54,7 @@ final class CodexDialect extends Dialect {
         if (patch != null) {
             return PatchPaths.of(patch);
         }
-        return ClaudeCodeDialect.INSTANCE.filesWritten(tool, input);
+        return ClaudeStyle.editToolFiles(tool, input);
     }
 
     /** The command a shell tool runs: the string, or the last word of an argv such as {@code [bash, -lc, SCRIPT]}. */

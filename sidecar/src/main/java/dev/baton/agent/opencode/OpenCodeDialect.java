@@ -1,7 +1,13 @@
-package dev.baton.hook;
+package dev.baton.agent.opencode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.hook.ClaudeStyle;
+import dev.baton.hook.Dialect;
+import dev.baton.hook.EventKind;
+import dev.baton.hook.HookCall;
+import dev.baton.hook.HookPayload;
+import dev.baton.hook.PatchPaths;
 import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
@@ -22,22 +28,33 @@ import java.util.Set;
  * {@code {"context":T}} is added to the tool's output once it ran, which is where OpenCode lets a plug-in tell the
  * model something.
  */
-final class OpenCodeDialect extends Dialect {
+public final class OpenCodeDialect extends Dialect {
 
     /** The agent the plug-in names, as in {@code POST /v1/hooks?agent=opencode}. */
-    static final String AGENT = "opencode";
+    public static final String AGENT = "opencode";
 
-    static final OpenCodeDialect INSTANCE = new OpenCodeDialect();
+    public static final OpenCodeDialect INSTANCE = new OpenCodeDialect();
 
     private static final Set<String> SINGLE_FILE_TOOLS = Set.of("edit", "write", "multiedit");
     private static final Set<String> PATCH_TOOLS = Set.of("apply_patch", "patch");
 
     private OpenCodeDialect() {
-        super(AgentKind.OPENCODE);
+        super(AgentKind.OPENCODE, AGENT, 10);
     }
 
     @Override
-    HookCall read(HookPayload payload, String eventArg) {
+    protected boolean recognises(String agentArg, HookPayload payload) {
+        return AGENT.equals(agentArg);
+    }
+
+    /** The plug-in runs inside OpenCode: the process behind the connection is the agent. */
+    @Override
+    protected boolean runsInAgent() {
+        return true;
+    }
+
+    @Override
+    protected HookCall read(HookPayload payload, String eventArg) {
         EventKind event = eventOf(payload.has("hook_event_name") ? payload.text("hook_event_name") : eventArg);
         String sessionId = payload.text("session_id");
         if (sessionId == null) {
@@ -65,7 +82,7 @@ final class OpenCodeDialect extends Dialect {
     }
 
     @Override
-    List<String> filesWritten(String tool, JsonNode input) {
+    protected List<String> filesWritten(String tool, JsonNode input) {
         String name = tool.toLowerCase(Locale.ROOT);
         if (PATCH_TOOLS.contains(name)) {
             JsonNode patch = input == null ? null : input.get("patchText");
@@ -79,29 +96,29 @@ final class OpenCodeDialect extends Dialect {
 
     /** Only after the tool ran can the plug-in add to what the model reads. */
     @Override
-    boolean carriesContext(EventKind event) {
+    protected boolean carriesContext(EventKind event) {
         return event == EventKind.POST_TOOL;
     }
 
     @Override
-    ObjectNode denial(String reason) {
+    protected ObjectNode denial(String reason) {
         return Json.mapper().createObjectNode().put("deny", reason);
     }
 
     @Override
-    ObjectNode context(EventKind event, String text) {
+    protected ObjectNode context(EventKind event, String text) {
         return Json.mapper().createObjectNode().put("context", text);
     }
 
     /** The plug-in sets the arguments OpenCode then runs the tool with (checked with OpenCode 1.18.33). */
     @Override
-    boolean rewritesArguments() {
+    protected boolean rewritesArguments() {
         return true;
     }
 
     /** {@code {"args":A}}, with the notes about the command as {@code context}, which the plug-in tells after it ran. */
     @Override
-    ObjectNode rewrite(ObjectNode arguments, String context) {
+    protected ObjectNode rewrite(ObjectNode arguments, String context) {
         ObjectNode answer = Json.mapper().createObjectNode();
         answer.set("args", arguments);
         if (context != null && !context.isBlank()) {
