@@ -24,6 +24,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The doctor's checks per agent: Baton's hooks at every scope, a run of the installed hook command as the agent
@@ -38,6 +39,10 @@ public final class AgentChecks {
     /** The doctor's check of an MCP entry, and the command line of the entry when it is Baton's as installed. */
     private record McpEntry(Check check, List<String> command) {
     }
+
+    /** What Codex gives every MCP server it starts, besides the variables its entry names. */
+    private static final Set<String> CODEX_BASICS = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG",
+            "LC_ALL", "TERM", "TMPDIR", "TZ");
 
     private final InstallLayout layout;
     private final Path project;
@@ -219,7 +224,8 @@ public final class AgentChecks {
 
     /** Starts the installed MCP server as the agent would and expects Baton's tools from it. */
     private Check mcpRun(Agent agent, List<String> command) {
-        McpProbe.Outcome outcome = mcpProbe.probe(agent, command);
+        McpProbe.Outcome outcome = mcpProbe.probe(command, agent == Agent.CODEX
+                ? name -> CODEX_BASICS.contains(name) || CodexConfigToml.MCP_VARIABLES.contains(name) : name -> true);
         String subject = subject(agent, "MCP run");
         return outcome.listed()
                 ? Check.ok(subject, outcome.description())

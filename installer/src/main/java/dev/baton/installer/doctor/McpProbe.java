@@ -1,16 +1,14 @@
 package dev.baton.installer.doctor;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.installer.agents.CodexConfigToml;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Starts an installed MCP server command the way its agent starts it (the command and its arguments, no shell; for
@@ -23,9 +21,6 @@ public final class McpProbe {
     public record Outcome(boolean listed, String description) {
     }
 
-    /** What Codex gives every MCP server it starts, besides the variables its entry names. */
-    private static final Set<String> CODEX_BASICS = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG",
-            "LC_ALL", "TERM", "TMPDIR", "TZ");
     private static final String MESSAGES = String.join("\n",
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                     + "\"capabilities\":{},\"clientInfo\":{\"name\":\"baton-doctor\",\"version\":\"1\"}}}",
@@ -38,9 +33,13 @@ public final class McpProbe {
         this.environment = Map.copyOf(environment);
     }
 
-    public Outcome probe(Agent agent, List<String> command) {
+    /**
+     * @param passedOn which of the doctor's variables the agent passes on to an MCP server it starts (most agents
+     *                 pass on every one)
+     */
+    public Outcome probe(List<String> command, Predicate<String> passedOn) {
         try {
-            ProbeRun run = ProbeRun.run(command, agent == Agent.CODEX ? codexEnvironment() : environment, null,
+            ProbeRun run = ProbeRun.run(command, environment(passedOn), null,
                     MESSAGES.getBytes(StandardCharsets.UTF_8));
             if (run.timedOut()) {
                 return new Outcome(false, "no answer to initialize and tools/list within " + ProbeRun.LIMIT.toSeconds() + " s");
@@ -81,10 +80,10 @@ public final class McpProbe {
         return new Outcome(false, "no answer to tools/list" + (stderr.isEmpty() ? "" : ": " + ProbeRun.firstLine(stderr)));
     }
 
-    private Map<String, String> codexEnvironment() {
+    private Map<String, String> environment(Predicate<String> passedOn) {
         Map<String, String> passed = new HashMap<>();
         environment.forEach((name, value) -> {
-            if (CODEX_BASICS.contains(name) || CodexConfigToml.MCP_VARIABLES.contains(name)) {
+            if (passedOn.test(name)) {
                 passed.put(name, value);
             }
         });

@@ -1,7 +1,6 @@
 package dev.baton.installer.layout;
 
 import dev.baton.home.BatonHome;
-import dev.baton.installer.program.DashboardJar;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Arrays;

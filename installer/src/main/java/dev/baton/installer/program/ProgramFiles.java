@@ -2,6 +2,7 @@ package dev.baton.installer.program;
 
 import dev.baton.installer.config.EmptyParents;
 import dev.baton.installer.config.FileStep;
+import dev.baton.installer.layout.DashboardJar;
 import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallLayout;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.baton.installer.program;
+package dev.baton.installer.layout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
