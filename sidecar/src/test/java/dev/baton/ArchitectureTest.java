@@ -37,7 +37,12 @@ class ArchitectureTest {
         "dev.baton", "dev.baton.deadlock..", "dev.baton.shell..", "dev.baton.events.."};
     private static final String[] ADAPTERS = {
         "dev.baton.http..", "dev.baton.hook..", "dev.baton.mcp..", "dev.baton.cli..", "dev.baton.store..",
-        "dev.baton.server..", "dev.baton.team.."};
+        "dev.baton.server..", "dev.baton.team..", "dev.baton.agent.."};
+
+    /** Each agent's own package: its dialects, which only the registry names. */
+    private static final String AGENTS = "dev.baton.agent.*..";
+    /** The one class that lists the agents. */
+    private static final String REGISTRY = "dev.baton.agent";
 
     /**
      * Known arrows that point up or close a cycle, frozen here so that no new one joins them unnoticed: each
@@ -97,6 +102,21 @@ class ArchitectureTest {
             acyclic = acyclic.ignoreDependency(inPackage(arrow[0]), inPackage(arrow[1]));
         }
         acyclic.check(sidecar);
+    }
+
+    @Test
+    void noAgentPackageKnowsAnotherAgent() {
+        slices().matching("dev.baton.agent.(*)..").should().notDependOnEachOther().check(sidecar);
+    }
+
+    @Test
+    void theCoreKnowsAgentsOnlyThroughTheRegistry() {
+        noClasses().that().resideOutsideOfPackages(AGENTS, REGISTRY)
+                .should().dependOnClassesThat().resideInAPackage(AGENTS)
+                .check(sidecar);
+        noClasses().that().resideInAPackage(AGENTS)
+                .should().dependOnClassesThat().resideInAPackage(REGISTRY)
+                .check(sidecar);
     }
 
     private static DescribedPredicate<JavaClass> inPackage(String name) {

@@ -1,5 +1,8 @@
 package dev.baton.installer;
 
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
+import dev.baton.installer.layout.Target;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;

@@ -2,7 +2,15 @@ package dev.baton.installer;
 
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
-import dev.baton.installer.Check.Status;
+import dev.baton.installer.agents.AgentChecks;
+import dev.baton.installer.agents.ShellWrapperChecks;
+import dev.baton.installer.doctor.Check.Status;
+import dev.baton.installer.doctor.Check;
+import dev.baton.installer.doctor.HealthProbe;
+import dev.baton.installer.layout.InstallLayout;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.SidecarEndpoint;
+import dev.baton.installer.service.UserService;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.baton.installer;
 
+import dev.baton.installer.layout.InstallLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,17 +16,17 @@ import picocli.CommandLine.Spec;
 @Command(name = "doctor", description = "Check that Baton is installed and reachable; exit 1 if anything needs fixing.")
 public final class DoctorCommand implements Callable<Integer> {
 
-    static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
 
     @Spec
-    CommandSpec spec;
+    public CommandSpec spec;
 
     @Option(names = "--project", paramLabel = "DIR",
             description = "Project whose project and local config to check. Default: the current directory.")
     Path project;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
-    boolean help;
+    public boolean help;
 
     private final Map<String, String> environment;
 

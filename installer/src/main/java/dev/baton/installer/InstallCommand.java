@@ -1,5 +1,12 @@
 package dev.baton.installer;
 
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.HookScript;
+import dev.baton.installer.layout.InstallLayout;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.Target;
+import dev.baton.installer.program.ProgramSource;
+import dev.baton.installer.service.UserService;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.EnumSet;
@@ -21,16 +28,16 @@ import picocli.CommandLine.Spec;
 public final class InstallCommand implements Callable<Integer> {
 
     @Spec
-    CommandSpec spec;
+    public CommandSpec spec;
 
     @Mixin
-    AgentOptions agents;
+    public AgentOptions agents;
 
     @Option(names = "--dry-run", description = "Print what would change and write nothing.")
-    boolean dryRun;
+    public boolean dryRun;
 
     @Option(names = "--no-mcp", description = "Do not register Baton's MCP server.")
-    boolean noMcp;
+    public boolean noMcp;
 
     @Option(names = "--no-mcp-permission",
             description = "Do not add the Claude Code permission rule that allows Baton's MCP tools (mcp__baton__*).")
@@ -41,7 +48,7 @@ public final class InstallCommand implements Callable<Integer> {
     boolean service;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
-    boolean help;
+    public boolean help;
 
     private final Map<String, String> environment;
     private final HookScript scriptOverride; // null: the script packaged with this build
@@ -56,7 +63,7 @@ public final class InstallCommand implements Callable<Integer> {
         this(environment, null, ProgramSource.ofRunningCode());
     }
 
-    InstallCommand(Map<String, String> environment, HookScript scriptOverride, ProgramSource program) {
+    public InstallCommand(Map<String, String> environment, HookScript scriptOverride, ProgramSource program) {
         this.environment = Map.copyOf(environment);
         this.scriptOverride = scriptOverride;
         this.program = program;

@@ -1,5 +1,8 @@
 package dev.baton.installer;
 
+import dev.baton.installer.layout.InstallLayout;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.service.UserService;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -17,7 +20,7 @@ import picocli.CommandLine.Spec;
 public final class ServiceCommand implements Runnable {
 
     @Spec
-    CommandSpec spec;
+    public CommandSpec spec;
 
     private final Map<String, String> environment;
 
@@ -75,7 +78,7 @@ public final class ServiceCommand implements Runnable {
     }
 
     @Command(name = "uninstall", description = "Stop the service and remove its files; the hooks start the sidecar on demand again.")
-    static final class Uninstall implements Callable<Integer> {
+    public static final class Uninstall implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -89,7 +92,7 @@ public final class ServiceCommand implements Runnable {
     }
 
     @Command(name = "status", description = "Say what starts the sidecar: the service (with its state) or the hooks, on demand.")
-    static final class Status implements Callable<Integer> {
+    public static final class Status implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 

@@ -1,5 +1,9 @@
 package dev.baton.installer;
 
+import dev.baton.installer.layout.InstallLayout;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.Target;
+import dev.baton.installer.service.UserService;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -16,20 +20,20 @@ import picocli.CommandLine.Spec;
 public final class UninstallCommand implements Callable<Integer> {
 
     @Spec
-    CommandSpec spec;
+    public CommandSpec spec;
 
     @Mixin
-    AgentOptions agents;
+    public AgentOptions agents;
 
     @Option(names = "--purge", description = "Also delete the hook script, the program jar and the launchers, and"
             + " remove the service (`baton service uninstall`) if there is one.")
     boolean purge;
 
     @Option(names = "--dry-run", description = "Print what would change and write nothing.")
-    boolean dryRun;
+    public boolean dryRun;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
-    boolean help;
+    public boolean help;
 
     private final Map<String, String> environment;
 

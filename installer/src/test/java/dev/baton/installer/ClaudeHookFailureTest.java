@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.doctor.HookProbe;
+import dev.baton.installer.doctor.ProbeRun;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.HookScript;
+import dev.baton.installer.layout.Scope;
+import dev.baton.installer.program.ProgramSource;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;

@@ -8,6 +8,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.agents.GroupedHooks;
+import dev.baton.installer.agents.HookEvents;
+import dev.baton.installer.config.HookCommand;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.HookScript;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.Scope;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

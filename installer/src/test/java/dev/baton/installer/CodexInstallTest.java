@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.agents.CodexConfigToml;
+import dev.baton.installer.agents.CodexTrust;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.doctor.Check;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
 import java.io.File;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -146,7 +152,7 @@ class CodexInstallTest extends MachineFixture {
         java.util.regex.Pattern shellName = java.util.regex.Pattern.compile("\\$\\{?(BATON[A-Z_]*|XDG_STATE_HOME|CLAUDE_FILE_LOCK)\\b");
         for (Path script : List.of(Path.of("..", "hook-scripts", "baton-hook"), Path.of("..", "hook-scripts", "baton-mcp"),
                 Path.of("..", "hook-scripts", "baton-sidecar.bash"), Path.of("..", "hook-scripts", "baton-sidecar-start.bash"),
-                Path.of("src", "main", "java", "dev", "baton", "installer", "ProgramFiles.java"))) {
+                Path.of("src", "main", "java", "dev", "baton", "installer", "program", "ProgramFiles.java"))) {
             shellName.matcher(Files.readString(script)).results().forEach(m -> read.add(m.group(1)));
         }
         // Not the MCP server's or the sidecar's: the dashboard's jar, whether a hook lets an unchecked edit through,

@@ -3,6 +3,7 @@ package dev.baton.installer;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.installer.program.ProgramSource;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,19 @@
 package dev.baton.installer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.List;
-
 import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.installer.agents.CopilotHooks;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CopilotHooksInstallTest extends MachineFixture {

@@ -2,6 +2,11 @@ package dev.baton.installer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.installer.layout.DashboardJar;
+import dev.baton.installer.layout.HookScript;
+import dev.baton.installer.layout.InstallLayout;
+import dev.baton.installer.program.ProgramFiles;
+import dev.baton.installer.program.ProgramSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.doctor.Check;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

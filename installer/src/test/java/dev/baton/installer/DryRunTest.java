@@ -4,6 +4,7 @@ import static dev.baton.installer.TestMachine.resource;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.installer.layout.Scope;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package dev.baton.installer;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.installer.layout.Scope;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.config.JsonConfigFile;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.InstallerException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

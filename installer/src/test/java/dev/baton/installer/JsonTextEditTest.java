@@ -5,6 +5,11 @@ import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.config.JsonSyntax;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.config.JsonTextEdit;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

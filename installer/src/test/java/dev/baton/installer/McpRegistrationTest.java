@@ -7,6 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.config.JsonSyntax;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.config.JsonSyntax;
+import dev.baton.installer.config.JsonText;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.Scope;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -3,6 +3,9 @@ package dev.baton.installer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.baton.installer.layout.HookScript;
+import dev.baton.installer.layout.Scope;
+import dev.baton.installer.program.ProgramSource;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Files;

@@ -4,6 +4,11 @@ import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.Scope;
+import dev.baton.installer.program.ClassDataArchive;
+import dev.baton.installer.program.JvmOptions;
+import dev.baton.installer.program.ProgramSource;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,5 +1,12 @@
 package dev.baton.installer;
 
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.HookScript;
+import dev.baton.installer.layout.InstallLayout;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.Scope;
+import dev.baton.installer.layout.Target;
+import dev.baton.installer.program.ProgramSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.home.BatonHome;
+import dev.baton.installer.layout.Agent;
+import dev.baton.installer.layout.InstallerException;
+import dev.baton.installer.layout.Scope;
+import dev.baton.installer.service.ServiceManagerCall;
+import dev.baton.installer.service.SystemdUnits;
+import dev.baton.installer.service.UserService;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.baton.cli;
 
-import dev.baton.installer.DashboardJar;
+import dev.baton.installer.layout.DashboardJar;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

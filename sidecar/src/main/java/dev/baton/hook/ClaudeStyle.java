@@ -7,6 +7,8 @@ import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
@@ -14,7 +16,7 @@ import java.util.function.BiFunction;
  * Claude-compatible mode follow ({@code session_id}, {@code hook_event_name}, {@code tool_input}), and the
  * {@code hookSpecificOutput} answer they understand.
  */
-final class ClaudeStyle {
+public final class ClaudeStyle {
 
     private ClaudeStyle() {
     }
@@ -22,7 +24,7 @@ final class ClaudeStyle {
     /**
      * @param filesWritten the files a tool writes, given its name and tool_input; null when it writes none
      */
-    static HookCall read(HookPayload payload, String eventArg, AgentKind agent,
+    public static HookCall read(HookPayload payload, String eventArg, AgentKind agent,
                          BiFunction<String, JsonNode, List<String>> filesWritten) {
         String eventName = payload.has("hook_event_name") ? payload.text("hook_event_name") : eventArg;
         EventKind event = EventKind.fromName(eventName);
@@ -43,8 +45,16 @@ final class ClaudeStyle {
                 files == null ? List.of() : files);
     }
 
+    /** Claude Code's edit tools, which Codex CLI and Copilot CLI's Claude-compatible mode also report. */
+    private static final Set<String> EDIT_TOOLS = Set.of("edit", "write", "multiedit", "notebookedit");
+
+    /** The file a call of one of Claude Code's edit tools writes; null for any other tool. */
+    public static List<String> editToolFiles(String tool, JsonNode input) {
+        return EDIT_TOOLS.contains(tool.toLowerCase(Locale.ROOT)) ? requireFile(tool, input) : null;
+    }
+
     /** The single file an edit tool names; a payload without one cannot be locked and is refused. */
-    static List<String> requireFile(String tool, JsonNode input) {
+    public static List<String> requireFile(String tool, JsonNode input) {
         List<String> files = EditedFiles.in(input);
         if (files.isEmpty()) {
             throw BatonException.invalid("the " + tool + " call names no file (expected file_path, notebook_path"
@@ -53,7 +63,7 @@ final class ClaudeStyle {
         return files;
     }
 
-    static String eventName(EventKind event) {
+    public static String eventName(EventKind event) {
         return switch (event) {
             case SESSION_START -> "SessionStart";
             case PRE_TOOL -> "PreToolUse";
@@ -67,7 +77,7 @@ final class ClaudeStyle {
     }
 
     /** {@code {"hookSpecificOutput":{"hookEventName":E,"permissionDecision":"deny","permissionDecisionReason":R}}} */
-    static ObjectNode denial(String reason) {
+    public static ObjectNode denial(String reason) {
         ObjectNode root = Json.mapper().createObjectNode();
         root.putObject("hookSpecificOutput")
                 .put("hookEventName", "PreToolUse")
@@ -77,7 +87,7 @@ final class ClaudeStyle {
     }
 
     /** {@code {"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}} */
-    static ObjectNode context(String hookEventName, String text) {
+    public static ObjectNode context(String hookEventName, String text) {
         ObjectNode root = Json.mapper().createObjectNode();
         root.putObject("hookSpecificOutput")
                 .put("hookEventName", hookEventName)
@@ -86,7 +96,7 @@ final class ClaudeStyle {
     }
 
     /** One line of JSON for stdout. */
-    static String line(ObjectNode json) {
+    public static String line(ObjectNode json) {
         try {
             return Json.mapper().writeValueAsString(json) + "\n";
         } catch (JsonProcessingException e) {
@@ -94,7 +104,7 @@ final class ClaudeStyle {
         }
     }
 
-    static boolean carriesContext(EventKind event) {
+    public static boolean carriesContext(EventKind event) {
         return event == EventKind.SESSION_START || event == EventKind.PRE_TOOL || event == EventKind.POST_TOOL;
     }
 }

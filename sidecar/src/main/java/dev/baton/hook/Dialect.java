@@ -4,54 +4,75 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.session.AgentKind;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One agent's hook language: how its payloads name sessions, events, tools and files, and how it wants to be
- * answered. The script passes the agent it was installed for, but the payload decides: Copilot CLI also runs
- * the hooks of {@code .claude/settings.json}, sending its own PascalCase payloads to Claude's hook command.
- * Most agents follow the shape Claude Code introduced ({@link ClaudeStyle}); a dialect overrides only where its
- * agent departs from it.
+ * answered. Each agent's package holds its dialects, and the sidecar is given them as one {@link Dialects}. The script
+ * passes the agent it was installed for, but the payload decides: Copilot CLI also runs the hooks of {@code
+ * .claude/settings.json}, sending its own PascalCase payloads to Claude's hook command, so the dialects are asked in
+ * their precedence order and the first that {@linkplain #recognises recognises} a call reads it. Most agents follow
+ * the shape Claude Code introduced ({@link ClaudeStyle}); a dialect overrides only where its agent departs from it.
  */
-abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, CopilotPascalDialect, CodexDialect, GeminiDialect,
-        OpenCodeDialect {
-
-    /** The agents the hook script may name, as in {@code baton-hook AGENT EVENT}. */
-    static final Set<String> AGENTS = Set.of("claude", "copilot", "codex", "gemini", OpenCodeDialect.AGENT);
-
-    static final Set<String> GEMINI_EVENTS = Set.of("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
-            "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress", "Notification");
+public abstract class Dialect {
 
     private final AgentKind agent;
+    private final String name;
+    private final int precedence;
 
-    Dialect(AgentKind agent) {
+    /**
+     * @param name       the word the hook script or plug-in names the agent by ({@code baton-hook AGENT EVENT})
+     * @param precedence where the dialect is asked in detection, lowest first: one that recognises a payload by a
+     *                   mark of its own goes before one that takes whatever carries the shape it shares
+     */
+    protected Dialect(AgentKind agent, String name, int precedence) {
         this.agent = agent;
+        this.name = name;
+        this.precedence = precedence;
     }
 
-    final AgentKind agent() {
+    protected final AgentKind agent() {
         return agent;
     }
 
+    public final String name() {
+        return name;
+    }
+
+    final int precedence() {
+        return precedence;
+    }
+
+    /** Whether this dialect reads a call the script sent as {@code agentArg} with this payload. */
+    protected abstract boolean recognises(String agentArg, HookPayload payload);
+
+    /**
+     * Whether the caller is the agent's own process (a plug-in inside it, as OpenCode's) rather than a hook process
+     * the agent started; the kernel's view of the connection then names the agent itself.
+     */
+    protected boolean runsInAgent() {
+        return false;
+    }
+
     /** @param eventArg the event name the hook was registered under, as the script passes it (may be null) */
-    HookCall read(HookPayload payload, String eventArg) {
+    protected HookCall read(HookPayload payload, String eventArg) {
         return ClaudeStyle.read(payload, eventArg, agent, this::filesWritten);
     }
 
     /** The files a call of {@code tool} writes, given its arguments; null when the tool writes none. */
-    abstract List<String> filesWritten(String tool, JsonNode input);
+    protected abstract List<String> filesWritten(String tool, JsonNode input);
 
     /** Whether this agent shows extra context to the model for this event. */
-    boolean carriesContext(EventKind event) {
+    protected boolean carriesContext(EventKind event) {
         return ClaudeStyle.carriesContext(event);
     }
 
     /** The answer that refuses a tool call before it runs. */
-    ObjectNode denial(String reason) {
+    protected ObjectNode denial(String reason) {
         return ClaudeStyle.denial(reason);
     }
 
     /** The answer that shows {@code text} to the model at an event that carries context. */
-    ObjectNode context(EventKind event, String text) {
+    protected ObjectNode context(EventKind event, String text) {
         return ClaudeStyle.context(ClaudeStyle.eventName(event), text);
     }
 
@@ -61,12 +82,12 @@ abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, Copilot
      * as they are; Codex CLI applies {@code updatedInput} only beside {@code permissionDecision: allow}, which would
      * skip the user's own prompt, and Claude Code runs its shell commands through Baton's prefix instead.
      */
-    boolean rewritesArguments() {
+    protected boolean rewritesArguments() {
         return false;
     }
 
     /** The answer that has a tool call run with {@code arguments}, where {@link #rewritesArguments()}. */
-    ObjectNode rewrite(ObjectNode arguments, String context) {
+    protected ObjectNode rewrite(ObjectNode arguments, String context) {
         throw new UnsupportedOperationException(agent + " does not take rewritten arguments from a hook");
     }
 
@@ -85,27 +106,5 @@ abstract sealed class Dialect permits ClaudeCodeDialect, CopilotDialect, Copilot
             return HookOutput.stdout(ClaudeStyle.line(context(event, context.text())));
         }
         return HookOutput.NOTHING;
-    }
-
-    static Dialect detect(String agentArg, HookPayload payload) {
-        if (OpenCodeDialect.AGENT.equals(agentArg)) {
-            return OpenCodeDialect.INSTANCE;
-        }
-        boolean camelCase = payload.has("toolName") || payload.has("toolArgs") || payload.has("sessionId");
-        if (camelCase || ("copilot".equals(agentArg) && !payload.has("hook_event_name"))) {
-            return CopilotDialect.INSTANCE;
-        }
-        String event = payload.text("hook_event_name");
-        if ("gemini".equals(agentArg) || (event != null && GEMINI_EVENTS.contains(event))) {
-            return GeminiDialect.INSTANCE;
-        }
-        if ("codex".equals(agentArg) || payload.has("turn_id")) {
-            return CodexDialect.INSTANCE;
-        }
-        // Copilot's Claude-compatible payloads carry an ISO timestamp and no transcript_path.
-        if ("copilot".equals(agentArg) || (!payload.has("transcript_path") && payload.has("timestamp"))) {
-            return CopilotPascalDialect.INSTANCE;
-        }
-        return ClaudeCodeDialect.INSTANCE;
     }
 }

@@ -3,14 +3,14 @@ package dev.baton.hook;
 import java.util.Locale;
 
 /** What a hook event means to Baton, whatever each agent calls it. */
-enum EventKind {
+public enum EventKind {
     SESSION_START, PRE_TOOL, POST_TOOL, TOOL_FAILED, STOP, SUBAGENT_STOP, SESSION_END, OTHER;
 
     /**
      * Claude Code and Codex send PascalCase names, Copilot CLI's native hooks are registered under camelCase
      * config keys, Gemini CLI has its own (BeforeTool, AfterTool, AfterAgent); all of them map here.
      */
-    static EventKind fromName(String name) {
+    public static EventKind fromName(String name) {
         if (name == null) {
             return OTHER;
         }

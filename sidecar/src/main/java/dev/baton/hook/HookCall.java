@@ -11,7 +11,7 @@ import java.util.List;
  * @param subagentId a Claude Code subagent's {@code agent_id}, or null for the main conversation
  * @param files empty unless {@code editTool}
  */
-record HookCall(
+public record HookCall(
         AgentKind agent,
         EventKind event,
         String sessionId,
@@ -21,7 +21,7 @@ record HookCall(
         boolean editTool,
         List<String> files) {
 
-    HookCall {
+    public HookCall {
         files = List.copyOf(files);
     }
 }

@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.util.Optional;
 
 /** An agent's hook payload, parsed once: a JSON object read leniently, since every agent adds fields of its own. */
-final class HookPayload {
+public final class HookPayload {
 
     private final ObjectNode root;
 
@@ -40,28 +40,28 @@ final class HookPayload {
         return new HookPayload(root);
     }
 
-    boolean has(String field) {
+    public boolean has(String field) {
         JsonNode value = root.get(field);
         return value != null && !value.isNull();
     }
 
     /** A string field, or null when absent; any other type is a malformed payload. */
-    String text(String field) {
+    public String text(String field) {
         return textOf(root, field);
     }
 
-    JsonNode node(String field) {
+    public JsonNode node(String field) {
         JsonNode value = root.get(field);
         return value == null || value.isNull() ? null : value;
     }
 
     /** The object in {@code field}, or empty when it is absent or not an object. */
-    Optional<ObjectNode> object(String field) {
+    public Optional<ObjectNode> object(String field) {
         JsonNode value = root.get(field);
         return value instanceof ObjectNode object ? Optional.of(object) : Optional.empty();
     }
 
-    static String textOf(JsonNode object, String field) {
+    public static String textOf(JsonNode object, String field) {
         JsonNode value = object.get(field);
         if (value == null || value.isNull()) {
             return null;
@@ -74,7 +74,7 @@ final class HookPayload {
     }
 
     /** Parses JSON embedded in a string (Copilot's double-encoded toolArgs); empty when the text is not JSON. */
-    static Optional<JsonNode> embedded(String text) {
+    public static Optional<JsonNode> embedded(String text) {
         String trimmed = text.strip();
         if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
             return Optional.empty();

@@ -35,13 +35,17 @@ public final class HookRoutes {
 
     private final HookService service;
 
-    private HookRoutes(HookService service) {
+    private final Dialects dialects;
+
+    private HookRoutes(HookService service, Dialects dialects) {
         this.service = service;
+        this.dialects = dialects;
     }
 
     /** The hook route group for {@code HttpApi}, with the seams later features plug into. */
-    public static Consumer<RoutesConfig> of(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
-        HookRoutes routes = new HookRoutes(new HookService(baton, scope, notices, denials));
+    public static Consumer<RoutesConfig> of(Baton baton, Dialects dialects, LockScope scope, HookNotices notices,
+                                            DeniedEditListener denials) {
+        HookRoutes routes = new HookRoutes(new HookService(baton, dialects, scope, notices, denials), dialects);
         return config -> {
             config.post("/v1/hooks", routes::handle);
             config.post("/v1/shell/guard", routes::guard);
@@ -98,7 +102,7 @@ public final class HookRoutes {
 
     private void handle(Context ctx) {
         String agent = Bodies.requiredQuery(ctx, "agent");
-        HookCaller caller = OpenCodeDialect.AGENT.equals(agent) ? HookCaller.inAgent(ctx, pid(ctx.queryParam("pid"), "pid"))
+        HookCaller caller = dialects.runsInAgent(agent) ? HookCaller.inAgent(ctx, pid(ctx.queryParam("pid"), "pid"))
                 : HookCaller.of(ctx, pid(ctx.queryParam("pid"), "pid"), pid(ctx.queryParam("ppid"), "ppid"));
         HookOutput output = service.handle(new HookService.HookRequest(agent, ctx.queryParam("event"),
                 caller.ppid(), ctx.bodyAsBytes(), caller.peer(), ctx.queryParam("script")));

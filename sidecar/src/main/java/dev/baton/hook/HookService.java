@@ -43,6 +43,7 @@ final class HookService {
     static final Duration GIT_TIMEOUT = Duration.ofSeconds(2);
 
     private final Baton baton;
+    private final Dialects dialects;
     private final LockScope scope;
     private final HookNotices notices;
     private final HookNotices sidecarNotices;
@@ -52,7 +53,8 @@ final class HookService {
     private final CleanFileRelease turnEnd;
     private final ShellHook shell;
 
-    HookService(Baton baton, LockScope scope, HookNotices notices, DeniedEditListener denials) {
+    HookService(Baton baton, Dialects dialects, LockScope scope, HookNotices notices, DeniedEditListener denials) {
+        this.dialects = dialects;
         this.baton = baton;
         this.scope = scope;
         this.sidecarNotices = notices;
@@ -73,12 +75,9 @@ final class HookService {
     }
 
     HookOutput handle(HookRequest request) {
-        if (request.agent() == null || !Dialect.AGENTS.contains(request.agent())) {
-            throw BatonException.invalid("agent must be one of " + String.join(", ", new TreeSet<>(Dialect.AGENTS))
-                    + ", was '" + request.agent() + "'");
-        }
+        dialects.requireKnown(request.agent());
         HookPayload payload = HookPayload.parse(request.body());
-        Dialect dialect = Dialect.detect(request.agent(), payload);
+        Dialect dialect = dialects.detect(request.agent(), payload);
         HookCall call = dialect.read(payload, request.event());
         if (call.event() != EventKind.OTHER) {
             String main = sessions.mainIdIfKnown(call, request.ppid());

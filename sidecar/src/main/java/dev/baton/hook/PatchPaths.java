@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * The files an {@code apply_patch} patch writes: every {@code *** Add File:}, {@code *** Update File:},
  * {@code *** Delete File:} and {@code *** Move to:} line (Codex CLI and Copilot CLI use this patch format).
  */
-final class PatchPaths {
+public final class PatchPaths {
 
     private static final String BEGIN = "*** Begin Patch";
     private static final String END = "*** End Patch";
@@ -39,7 +39,7 @@ final class PatchPaths {
      * paths joined to its {@code cd} directory; empty when the command is anything else, which a shell analysis
      * then reads as it would any command.
      */
-    static Optional<List<String>> ofShellCommand(String command) {
+    public static Optional<List<String>> ofShellCommand(String command) {
         if (command == null || !looksLikePatch(command)) {
             return Optional.empty();
         }
@@ -64,12 +64,12 @@ final class PatchPaths {
                 ? word.substring(1, word.length() - 1) : word;
     }
 
-    static boolean looksLikePatch(String text) {
+    public static boolean looksLikePatch(String text) {
         return text != null && text.contains(BEGIN);
     }
 
     /** The paths in the order they appear, each once, as written (usually relative to cwd). */
-    static List<String> of(String patch) {
+    public static List<String> of(String patch) {
         List<String> body = framedBody(patch);
         return body != null ? paths(body, true) : paths(List.of(patch.split("\n")), false);
     }

@@ -2,7 +2,7 @@ package dev.baton.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.installer.HookScript;
+import dev.baton.installer.layout.HookScript;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellCommand;

@@ -1,6 +1,7 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
+import dev.baton.agent.AgentDialects;
 import dev.baton.deadlock.DeadlockSettings;
 import dev.baton.deadlock.Deadlocks;
 import dev.baton.events.EventSettings;
@@ -48,7 +49,7 @@ public final class SidecarAdapters {
     public static List<Consumer<RoutesConfig>> routes(Baton baton, Modules modules) {
         return List.of(
                 new McpEndpoint(baton)::register,
-                HookRoutes.of(baton, modules.lockScope(), ModuleBridges.notices(baton, modules.deadlocks()),
+                HookRoutes.of(baton, AgentDialects.ALL, modules.lockScope(), ModuleBridges.notices(baton, modules.deadlocks()),
                         ModuleBridges.deniedEditsAsWaits(modules.deadlocks())),
                 DeadlockRoutes.of(modules.deadlocks()),
                 EventRoutes.of(modules.events()));

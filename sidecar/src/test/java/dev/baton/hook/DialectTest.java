@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.agent.AgentDialects;
+import dev.baton.agent.claude.ClaudeCodeDialect;
+import dev.baton.agent.codex.CodexDialect;
+import dev.baton.agent.copilot.CopilotDialect;
+import dev.baton.agent.copilot.CopilotPascalDialect;
+import dev.baton.agent.gemini.GeminiDialect;
 import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
@@ -30,7 +36,7 @@ class DialectTest {
 
     private static HookCall read(String agent, String event, String sampleName) throws IOException {
         HookPayload payload = sample(sampleName);
-        return Dialect.detect(agent, payload).read(payload, event);
+        return AgentDialects.ALL.detect(agent, payload).read(payload, event);
     }
 
     @ParameterizedTest(name = "{2} via `baton-hook {0} {1}` is {3}")
@@ -58,7 +64,7 @@ class DialectTest {
             "claude, BeforeTool, gemini-beforetool-write-file.json, GeminiDialect",
     })
     void everySampleIsRecognised(String agent, String event, String sampleName, String dialect) throws IOException {
-        assertThat(Dialect.detect(agent, sample(sampleName)).getClass().getSimpleName()).isEqualTo(dialect);
+        assertThat(AgentDialects.ALL.detect(agent, sample(sampleName)).getClass().getSimpleName()).isEqualTo(dialect);
     }
 
     @Test
@@ -143,7 +149,7 @@ class DialectTest {
                 .containsExactly("bash", false, List.of());
         HookPayload view = HookPayload.parse(("{\"sessionId\":\"s\",\"cwd\":\"/w\",\"toolName\":\"str_replace_editor\","
                 + "\"toolArgs\":\"{\\\"command\\\":\\\"view\\\",\\\"path\\\":\\\"a.txt\\\"}\"}").getBytes(StandardCharsets.UTF_8));
-        assertThat(Dialect.detect("copilot", view).read(view, "preToolUse").editTool()).isFalse();
+        assertThat(AgentDialects.ALL.detect("copilot", view).read(view, "preToolUse").editTool()).isFalse();
     }
 
     @Test
@@ -165,22 +171,22 @@ class DialectTest {
 
     @Test
     void claudeAndCodexDenyInsideHookSpecificOutputCodexWithoutTheLastPeriodItAddsItself() throws IOException {
-        HookOutput output = ClaudeCodeDialect.INSTANCE.render(new HookReply.Deny("held. Try later."), EventKind.PRE_TOOL);
+        HookOutput output = render(ClaudeCodeDialect.INSTANCE, new HookReply.Deny("held. Try later."), EventKind.PRE_TOOL);
 
         assertThat(output).isEqualTo(HookOutput.stdout(
                 "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
                         + "\"permissionDecisionReason\":\"held. Try later.\"}}\n"));
-        assertThat(CodexDialect.INSTANCE.render(new HookReply.Deny("held. Try later."), EventKind.PRE_TOOL))
+        assertThat(render(CodexDialect.INSTANCE, new HookReply.Deny("held. Try later."), EventKind.PRE_TOOL))
                 .isEqualTo(HookOutput.stdout(output.text().replace("Try later.", "Try later")));
-        assertThat(CodexDialect.INSTANCE.render(new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
+        assertThat(render(CodexDialect.INSTANCE, new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
                 .contains("\"permissionDecisionReason\":\"held\"");
     }
 
     @Test
     void copilotAndGeminiDenyInTheirOwnShapes() {
-        assertThat(CopilotDialect.INSTANCE.render(new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
+        assertThat(render(CopilotDialect.INSTANCE, new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
                 .isEqualTo("{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"held\"}\n");
-        assertThat(GeminiDialect.INSTANCE.render(new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
+        assertThat(render(GeminiDialect.INSTANCE, new HookReply.Deny("held"), EventKind.PRE_TOOL).text())
                 .isEqualTo("{\"decision\":\"deny\",\"reason\":\"held\"}\n");
     }
 
@@ -188,14 +194,14 @@ class DialectTest {
     void contextGoesWhereEachAgentReadsIt() throws IOException {
         HookReply context = new HookReply.Context("note");
 
-        assertThat(json(ClaudeCodeDialect.INSTANCE.render(context, EventKind.POST_TOOL)).at("/hookSpecificOutput"))
+        assertThat(json(render(ClaudeCodeDialect.INSTANCE, context, EventKind.POST_TOOL)).at("/hookSpecificOutput"))
                 .isEqualTo(Json.mapper().readTree("{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"note\"}"));
-        assertThat(json(CopilotDialect.INSTANCE.render(context, EventKind.PRE_TOOL)))
+        assertThat(json(render(CopilotDialect.INSTANCE, context, EventKind.PRE_TOOL)))
                 .isEqualTo(Json.mapper().readTree("{\"additionalContext\":\"note\"}"));
-        assertThat(json(GeminiDialect.INSTANCE.render(context, EventKind.POST_TOOL)).at("/hookSpecificOutput/hookEventName")
+        assertThat(json(render(GeminiDialect.INSTANCE, context, EventKind.POST_TOOL)).at("/hookSpecificOutput/hookEventName")
                 .asText()).isEqualTo("AfterTool");
-        assertThat(GeminiDialect.INSTANCE.render(context, EventKind.PRE_TOOL)).isEqualTo(HookOutput.NOTHING);
-        assertThat(ClaudeCodeDialect.INSTANCE.render(context, EventKind.STOP)).isEqualTo(HookOutput.NOTHING);
+        assertThat(render(GeminiDialect.INSTANCE, context, EventKind.PRE_TOOL)).isEqualTo(HookOutput.NOTHING);
+        assertThat(render(ClaudeCodeDialect.INSTANCE, context, EventKind.STOP)).isEqualTo(HookOutput.NOTHING);
     }
 
     @Test
@@ -210,5 +216,10 @@ class DialectTest {
 
     private static JsonNode json(HookOutput output) throws IOException {
         return Json.mapper().readTree(output.text());
+    }
+
+    /** Through the base type: the answer's rendering is the hook package's, whichever agent's dialect it is. */
+    private static HookOutput render(Dialect dialect, HookReply reply, EventKind event) {
+        return dialect.render(reply, event);
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.hook;
 
+import dev.baton.agent.AgentDialects;
 import java.util.List;
 
 /**
@@ -20,13 +21,13 @@ public final class HookParsing {
     /** @throws dev.baton.state.BatonException when the endpoint would refuse the payload */
     public static Parsed read(String agentArg, String eventArg, byte[] body) {
         HookPayload payload = HookPayload.parse(body);
-        HookCall call = Dialect.detect(agentArg, payload).read(payload, eventArg);
+        HookCall call = AgentDialects.ALL.detect(agentArg, payload).read(payload, eventArg);
         return new Parsed(call.agent().name(), call.event().name(), call.sessionId(),
                 HookSessions.absoluteOrNull(call.cwd()), call.toolName(), call.editTool(), call.files());
     }
 
     public static List<String> agents() {
-        return List.copyOf(new java.util.TreeSet<>(Dialect.AGENTS));
+        return List.copyOf(AgentDialects.ALL.names());
     }
 
     public static boolean looksLikePatch(String text) {

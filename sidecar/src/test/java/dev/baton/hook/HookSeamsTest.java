@@ -3,6 +3,7 @@ package dev.baton.hook;
 import static dev.baton.hook.HookHarness.CLAUDE_SESSION;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.AgentDialects;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ class HookSeamsTest {
             return taken;
         };
         DeniedEditListener listener = (session, file, holder) -> denials.add(session + " " + file + " " + holder.session());
-        harness = HookHarness.start(dir, baton -> List.of(HookRoutes.of(baton, LockScope.defaults(), notices, listener)));
+        harness = HookHarness.start(dir, baton -> List.of(HookRoutes.of(baton, AgentDialects.ALL, LockScope.defaults(), notices, listener)));
     }
 
     @AfterEach

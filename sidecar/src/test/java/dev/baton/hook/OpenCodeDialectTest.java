@@ -3,6 +3,8 @@ package dev.baton.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.agent.AgentDialects;
+import dev.baton.agent.opencode.OpenCodeDialect;
 import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +16,7 @@ class OpenCodeDialectTest {
 
     private static HookCall read(String json) {
         HookPayload payload = HookPayload.parse(json.getBytes(StandardCharsets.UTF_8));
-        return Dialect.detect("opencode", payload).read(payload, null);
+        return AgentDialects.ALL.detect("opencode", payload).read(payload, null);
     }
 
     private static String call(String event, String tool, String args) {
@@ -83,4 +85,5 @@ class OpenCodeDialectTest {
                 .as("nothing can be shown before the tool ran").isEmpty();
         assertThat(List.of(dialect.render(HookReply.SILENT, EventKind.STOP).text())).containsExactly("");
     }
+
 }

@@ -45,7 +45,7 @@ class LauncherIT {
         Path jar = Files.copy(Path.of("target", "baton.jar"), Files.createDirectories(home.resolve("lib")).resolve("baton.jar"));
         Path output = home.resolve("step.log");
         Process step = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", jar.toString(), "dev.baton.installer.ClassDataArchive", jar.toString(),
+                "-cp", jar.toString(), "dev.baton.installer.program.ClassDataArchive", jar.toString(),
                 Path.of(System.getProperty("java.home"), "bin", "java").toString())
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
 
