@@ -46,6 +46,8 @@ final class Machine implements AutoCloseable {
     final Path repo;
     final int batonPort;
     private final Path checkout;
+    /** Settings of this machine beyond a new user's (a team's BATON_TEAM_URL): every process of it starts with them. */
+    private final Map<String, String> settings = new HashMap<>();
 
     Machine(Path root) {
         try {
@@ -80,7 +82,14 @@ final class Machine implements AutoCloseable {
         env.put("GIT_AUTHOR_EMAIL", "e2e@baton.invalid");
         env.put("GIT_COMMITTER_NAME", "e2e");
         env.put("GIT_COMMITTER_EMAIL", "e2e@baton.invalid");
+        env.putAll(settings);
         return env;
+    }
+
+    /** Sets {@code name} in the environment of every process of this machine from now on (its agents, their hooks). */
+    Machine set(String name, String value) {
+        settings.put(name, value);
+        return this;
     }
 
     /** Runs the checkout's {@code bin/baton install} with these agent flags, as the README says. */

@@ -51,6 +51,10 @@ final class TeamDatabase {
             statement.execute("CREATE INDEX IF NOT EXISTS baton_team_claims_by_machine ON baton_team_claims (machine)");
             statement.execute("CREATE SEQUENCE IF NOT EXISTS baton_team_fences");
             statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_repositories (
+                      repository text PRIMARY KEY, root_commit text NOT NULL, machine text NOT NULL,
+                      at timestamptz NOT NULL)""");
+            statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_files (
                       repository text NOT NULL, path text NOT NULL, last_commit text NOT NULL, branch text,
                       machine text NOT NULL, session text NOT NULL, at timestamptz NOT NULL,
@@ -338,6 +342,30 @@ final class TeamDatabase {
                         row.getString(5), row.getInt(6)));
             }
             return sessions;
+        }
+    }
+
+    /**
+     * Records the root commit of a repository the first time a machine names it, and returns the one recorded (by
+     * this machine now, or by whichever came first) with the machine that recorded it.
+     */
+    static String[] rootCommitOf(Connection connection, String repository, String rootCommit, String machine)
+            throws SQLException {
+        try (PreparedStatement root = connection.prepareStatement("""
+                WITH first AS (
+                  INSERT INTO baton_team_repositories (repository, root_commit, machine, at) VALUES (?, ?, ?, now())
+                  ON CONFLICT (repository) DO NOTHING RETURNING root_commit, machine)
+                SELECT root_commit, machine FROM first
+                UNION ALL
+                SELECT root_commit, machine FROM baton_team_repositories WHERE repository = ?
+                  AND NOT EXISTS (SELECT 1 FROM first)""")) {
+            root.setString(1, repository);
+            root.setString(2, rootCommit);
+            root.setString(3, machine);
+            root.setString(4, repository);
+            try (ResultSet row = root.executeQuery()) {
+                return row.next() ? new String[] {row.getString(1), row.getString(2)} : null;
+            }
         }
     }
 }

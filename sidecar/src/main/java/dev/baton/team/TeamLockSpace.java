@@ -2,6 +2,7 @@ package dev.baton.team;
 
 import dev.baton.git.FileHistory;
 import dev.baton.git.GitException;
+import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
 import dev.baton.lock.Holder;
 import dev.baton.lock.LockChange;
@@ -55,6 +56,8 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
     /** Files granted while the database did not answer, to claim once it does. */
     private final Map<String, Unsynced> unsynced = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
+    /** Repositories whose root commit was checked against the team's, and whether it matched. */
+    private final Map<String, Boolean> histories = new ConcurrentHashMap<>();
     private final Map<String, List<String>> notices = new ConcurrentHashMap<>();
     private final Map<String, Boolean> toldUnreachable = new ConcurrentHashMap<>();
     private final TeamLink link;
@@ -97,12 +100,49 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
         Map<String, Holder> refused = new LinkedHashMap<>();
         for (String file : files) {
             Optional<SharedPath> key = keys.of(file);
-            if (key.isEmpty()) {
+            if (key.isEmpty() || !sameHistory(session, file, key.get())) {
                 continue; // not a file of a shared repository: this machine's alone
             }
             claimOne(session, file, key.get()).ifPresent(holder -> refused.put(file, holder));
         }
         return refused;
+    }
+
+    /**
+     * The cross-check of a repository's name: the first machine to name it records its root commit, and a clone whose
+     * history starts elsewhere is another repository behind the same name (two projects with one identity file, say).
+     * Its files are then not shared, and the session is told once. A shallow clone cannot tell its root and is trusted.
+     */
+    private boolean sameHistory(Session session, String file, SharedPath key) {
+        Boolean known = histories.get(key.repository());
+        if (known != null) {
+            return known;
+        }
+        Connection connection = link.claimsConnection();
+        Optional<Path> root = RepoRoot.of(Path.of(file));
+        String rootCommit = root.flatMap(keys::identityOf).map(RepoIdentity::rootCommit).orElse(null);
+        if (connection == null || root.isEmpty() || rootCommit == null
+                || java.nio.file.Files.exists(root.get().resolve(".git").resolve("shallow"))) {
+            return true;
+        }
+        try {
+            String[] recorded = TeamDatabase.rootCommitOf(connection, key.repository(), rootCommit, settings.machine());
+            boolean same = recorded == null || recorded[0].equals(rootCommit);
+            histories.put(key.repository(), same);
+            if (!same) {
+                LOG.warn("{} is named {} here and on machine {}, but their histories start at {} and {}: not shared",
+                        root.get(), key.repository(), recorded[1], rootCommit, recorded[0]);
+                tell(session.id(), "Baton: " + root.get() + " is known to the team as " + key.repository() + ", but its"
+                        + " history starts at commit " + rootCommit.substring(0, 12) + " while machine " + recorded[1]
+                        + "'s starts at " + recorded[0].substring(0, 12) + ": they are two repositories behind one name,"
+                        + " so its files are locked on this machine only. Give one of them its own name in a committed "
+                        + RepoIdentity.IDENTITY_FILE + " file.");
+            }
+            return same;
+        } catch (SQLException e) {
+            link.lost(e);
+            return true;
+        }
     }
 
     private Optional<Holder> claimOne(Session session, String file, SharedPath key) {

@@ -163,4 +163,28 @@ class TeamLockingTest {
     private static long claimsSentBy(TeamMember machine) {
         return machine.get("/v1/team").body().path("team").path("statements").path("claims").asLong();
     }
+
+    @Test
+    void twoUnrelatedHistoriesBehindOneIdentityFileAreNotOneRepository() throws IOException {
+        TestRepo ours = TestRepo.create(dir.resolve("ours"), "src/Main.java");
+        ours.write(".baton-repository", "shop\n");
+        ours.git("add", "-A");
+        ours.git("commit", "-q", "-m", "name");
+        TestRepo theirs = TestRepo.create(dir.resolve("theirs"), "src/Main.java", "src/Other.java");
+        theirs.write(".baton-repository", "# the team's name for it\nshop\n");
+        theirs.git("add", "-A");
+        theirs.git("commit", "-q", "-m", "name");
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+
+        assertThat(one.post("/v1/locks/acquire", Map.of("session_id", "alice-session",
+                "files", java.util.List.of(ours.path("src/Main.java").toString())), alice).acquired()).isTrue();
+        TeamMember.Reply unrelated = two.post("/v1/locks/acquire", Map.of("session_id", "bob-session",
+                "files", java.util.List.of(theirs.path("src/Main.java").toString())), bob);
+
+        assertThat(unrelated.acquired()).isTrue();
+        assertThat(two.sidecar().baton().notices().takeNotices("bob-session"))
+                .anySatisfy(notice -> assertThat(notice).contains("two repositories behind one name")
+                        .contains(".baton-repository"));
+    }
 }
