@@ -288,6 +288,11 @@ final class TeamDatabase {
         return holds(connection, "held.machine <> ?", machine);
     }
 
+    /** Every file held in the team, by any machine. */
+    static List<RemoteHold> everyHold(Connection connection) throws SQLException {
+        return holds(connection, "?::text IS NOT NULL", "");
+    }
+
     /** Every file {@code machine} holds. */
     static List<RemoteHold> heldBy(Connection connection, String machine) throws SQLException {
         return holds(connection, "held.machine = ?", machine);

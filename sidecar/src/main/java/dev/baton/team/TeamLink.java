@@ -218,17 +218,19 @@ final class TeamLink implements AutoCloseable {
         boolean connected = claims != null;
         List<TeamMachine> machines = List.of();
         List<TeamSession> sessions = List.of();
+        List<TeamLock> locks = List.of();
         String machinesError = null;
         try (Connection look = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND)) {
             machines = TeamDatabase.machines(look);
             sessions = TeamDatabase.sessions(look);
+            locks = TeamDatabase.everyHold(look).stream().map(TeamLock::of).toList();
         } catch (SQLException e) {
             machinesError = e.getMessage();
         }
         return new TeamView(settings.url().shown(), settings.machine(), settings.host(), connected,
                 connected ? null : unreachableSince, connected ? null : lastError, settings.strict(),
                 settings.ttl().toSeconds(), settings.perBranch() ? "branch" : "repository", claimedHere, unsynced,
-                knownElsewhere, statements, machines, sessions, machinesError);
+                knownElsewhere, statements, machines, sessions, locks, machinesError);
     }
 
     @Override

@@ -12,10 +12,11 @@ import java.util.Map;
  * @param unsynced         files granted here while the database did not answer, not yet claimed in it
  * @param statements       the statements sent to the database since the start, by kind
  * @param sessions         every session of the team that holds files, by machine
+ * @param locks            every file held in the team, by any machine, with its holder
  * @param machinesError    why the machines could not be listed, null when they were
  */
 public record TeamView(String url, String machine, String host, boolean connected, Instant unreachableSince,
                        String lastError, boolean strict, long ttlSeconds, String scope, int claimed, int unsynced,
                        int knownElsewhere, Map<String, Long> statements, List<TeamMachine> machines, List<TeamSession> sessions,
-                       String machinesError) {
+                       List<TeamLock> locks, String machinesError) {
 }

@@ -128,6 +128,9 @@ class TeamLockingTest {
         assertThat(team.path("machines").findValuesAsText("machine")).containsExactly("machine-one", "machine-two");
         assertThat(team.path("machines").get(0).path("locks").asInt()).isEqualTo(2);
         assertThat(team.path("machines").get(0).path("lease_valid").asBoolean()).isTrue();
+        assertThat(team.path("locks").findValuesAsText("path")).containsExactly("src/App.java", "src/Util.java");
+        assertThat(team.path("locks").get(0).path("machine").asText()).isEqualTo("machine-one");
+        assertThat(team.path("locks").get(0).path("repository").asText()).isEqualTo("origin:github.com/acme/shop");
     }
 
     @Test
