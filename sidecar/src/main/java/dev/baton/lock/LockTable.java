@@ -435,6 +435,11 @@ public final class LockTable {
                 session.plan() == null ? null : session.plan().summary());
     }
 
+    /** Who holds the file on another machine of the team, as last heard; empty without a team or such a holder. */
+    public Optional<Holder> heldElsewhere(String file) {
+        return shared.knownHolder(file);
+    }
+
     /** Whether a clean file may go back at a turn's end ({@link SharedLockSpace#mayRelease}); runs outside the ledger. */
     public boolean mayReleaseWhenClean(String file) {
         return shared.mayRelease(file);

@@ -49,6 +49,11 @@ public interface SharedLockSpace {
         return true;
     }
 
+    /** Who on another machine holds the file, as last heard (no database round trip); empty when none is known. */
+    default java.util.Optional<Holder> knownHolder(String file) {
+        return java.util.Optional.empty();
+    }
+
     /** What the session must hear at its next hook call about the shared space (unreachable, a conflict), once. */
     default List<String> takeNotices(String sessionId) {
         return List.of();

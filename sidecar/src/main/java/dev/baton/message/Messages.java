@@ -27,6 +27,7 @@ public final class Messages {
     static final Duration RETENTION = Duration.ofDays(7);
 
     private final Ledger ledger;
+    private volatile MessageRelay relay = MessageRelay.NONE;
 
     public Messages(Ledger ledger) {
         this.ledger = ledger;
@@ -43,6 +44,11 @@ public final class Messages {
             Session sender = requireSession(world, senderId);
             String recipient = Message.EVERYONE;
             if (!Message.EVERYONE.equals(to.trim())) {
+                Optional<String> elsewhere = knownHere(world, to) ? Optional.empty() : relay.remoteSession(to.trim());
+                if (elsewhere.isPresent()) {
+                    relay.relay(sender, elsewhere.get(), text);
+                    return new SentMessage(new Message(0, sender.id(), elsewhere.get(), text, tx.now()), 1);
+                }
                 Session target = SessionPrefix.resolve(world, to);
                 if (target.id().equals(sender.id())) {
                     throw BatonException.invalid("a session cannot send a message to itself");
@@ -56,6 +62,16 @@ public final class Messages {
                     : 1;
             return new SentMessage(message, (int) readers);
         });
+    }
+
+    /** Sessions of other machines of a team ({@link MessageRelay}); none without a team. */
+    public void relayThrough(MessageRelay relay) {
+        this.relay = relay;
+    }
+
+    private static boolean knownHere(World world, String to) {
+        String wanted = to.trim();
+        return world.rows(SessionRows.SESSIONS).stream().anyMatch(session -> session.id().startsWith(wanted));
     }
 
     private static void requireText(String text) {

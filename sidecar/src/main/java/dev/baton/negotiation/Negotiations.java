@@ -1,6 +1,7 @@
 package dev.baton.negotiation;
 
 import dev.baton.lock.FileLock;
+import dev.baton.lock.HeldMessage;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.ReleaseReason;
@@ -83,8 +84,13 @@ public final class Negotiations {
         Session requester = requireSession(world, request.requesterId());
         String reason = Reasons.require(request.reason(), "say why you need the file, so the holder can decide");
         String file = request.file();
-        FileLock held = world.find(LockRows.FILES, file).orElseThrow(() -> new BatonException(ErrorCode.CONFLICT,
-                file + " is not held by anyone, so there is nothing to negotiate; take it by editing it or with `baton acquire`"));
+        FileLock held = world.find(LockRows.FILES, file).orElseThrow(() -> locks.heldElsewhere(file)
+                .map(holder -> new BatonException(ErrorCode.CONFLICT, file + " is " + HeldMessage.heldBy(holder, tx.now())
+                        + ", another machine of the team; a request cannot reach it from here yet: send them a message"
+                        + " with `baton msg send " + holder.session() + " \"…\"` (it reaches them at their next tool call),"
+                        + " and edit the file once they let it go"))
+                .orElseGet(() -> new BatonException(ErrorCode.CONFLICT, file + " is not held by anyone, so there is"
+                        + " nothing to negotiate; take it by editing it or with `baton acquire`")));
         if (held.sessionId().equals(requester.id()) || held.sessionId().equals(requester.parentId())) {
             throw BatonException.invalid(file + " is held by " + (held.sessionId().equals(requester.id())
                     ? "this session" : "this session's parent") + " already; you may edit it");

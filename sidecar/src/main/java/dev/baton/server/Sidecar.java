@@ -126,6 +126,7 @@ public final class Sidecar implements AutoCloseable {
             List<Consumer<RoutesConfig>> routes = new ArrayList<>();
             if (team != null) {
                 baton.closeWith(team);
+                baton.messages().relayThrough(team);
                 team.attach(baton.ledger());
                 routes.add(TeamRoutes.of(team));
             } else {

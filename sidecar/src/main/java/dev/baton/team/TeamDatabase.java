@@ -62,7 +62,7 @@ final class TeamDatabase {
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_events (
                       seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,
-                      repository text, path text, session text, fence bigint, detail text)""");
+                      repository text, path text, session text, fence bigint, detail text, body text)""");
             // Event numbers come from one row updated in the writing statement: its row lock orders the commits, so a
             // reader that has seen number N has seen every number below it (a sequence would let a later number commit first).
             statement.execute("""
@@ -259,7 +259,7 @@ final class TeamDatabase {
 
     static List<TeamEvent> eventsAfter(Connection connection, long seq, int limit) throws SQLException {
         try (PreparedStatement events = connection.prepareStatement("""
-                SELECT seq, at, machine, kind, repository, path, session, fence, detail FROM baton_team_events
+                SELECT seq, at, machine, kind, repository, path, session, fence, detail, body FROM baton_team_events
                 WHERE seq > ? ORDER BY seq LIMIT ?""")) {
             events.setLong(1, seq);
             events.setInt(2, limit);
@@ -269,7 +269,7 @@ final class TeamDatabase {
                     Object fence = row.getObject(8);
                     found.add(new TeamEvent(row.getLong(1), row.getTimestamp(2).toInstant(), row.getString(3),
                             row.getString(4), new SharedPath(row.getString(5), row.getString(6)), row.getString(7),
-                            fence == null ? null : ((Number) fence).longValue(), row.getString(9)));
+                            fence == null ? null : ((Number) fence).longValue(), row.getString(9), row.getString(10)));
                 }
             }
             return found;
@@ -371,6 +371,46 @@ final class TeamDatabase {
             try (ResultSet row = root.executeQuery()) {
                 return row.next() ? new String[] {row.getString(1), row.getString(2)} : null;
             }
+        }
+    }
+
+    /**
+     * The session of another machine that {@code to} names (its id, or the unique start of one among the sessions other
+     * machines have claimed files for), as {@code MACHINE/ID}; null when none or several.
+     */
+    static String remoteSession(Connection connection, String machine, String to) throws SQLException {
+        try (PreparedStatement find = connection.prepareStatement("""
+                SELECT machine, session FROM baton_team_sessions
+                WHERE machine <> ? AND (session = ? OR starts_with(session, ?)) ORDER BY session = ? DESC LIMIT 2""")) {
+            find.setString(1, machine);
+            find.setString(2, to);
+            find.setString(3, to);
+            find.setString(4, to);
+            try (ResultSet row = find.executeQuery()) {
+                if (!row.next()) {
+                    return null;
+                }
+                String found = row.getString(1) + "/" + row.getString(2);
+                boolean exact = row.getString(2).equals(to);
+                return exact || !row.next() ? found : null;
+            }
+        }
+    }
+
+    /** A message from a session of this machine to one of another ({@code recipient} is MACHINE/ID), as an event. */
+    static void message(Connection connection, String machine, String sender, String senderAgent, String recipient,
+                        String text) throws SQLException {
+        try (PreparedStatement message = connection.prepareStatement("""
+                WITH numbered AS (
+                  UPDATE baton_team_event_counter SET seq = seq + 1 RETURNING seq, pg_notify('baton_team', seq::text))
+                INSERT INTO baton_team_events (seq, at, machine, kind, session, detail, body, path)
+                SELECT numbered.seq, now(), ?, 'message', ?, ?, ?, ? FROM numbered""")) {
+            message.setString(1, machine);
+            message.setString(2, sender);
+            message.setString(3, recipient);
+            message.setString(4, text);
+            message.setString(5, senderAgent);
+            message.executeUpdate();
         }
     }
 }

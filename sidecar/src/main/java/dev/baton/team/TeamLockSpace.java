@@ -8,6 +8,7 @@ import dev.baton.lock.Holder;
 import dev.baton.lock.LockChange;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.SharedLockSpace;
+import dev.baton.message.MessageRelay;
 import dev.baton.session.Session;
 import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * granted on this machine's word and claimed when the database answers again; a file taken on two machines
  * meanwhile becomes a conflict both sessions are told about. With {@code BATON_TEAM_STRICT=1} nothing new is granted.
  */
-public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
+public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TeamLockSpace.class);
     private static final int CLAIM_ATTEMPTS = 5;
@@ -436,7 +437,52 @@ public final class TeamLockSpace implements SharedLockSpace, AutoCloseable {
                             + " agree with them who keeps it, and compare both versions before either commits.");
                 }
             }
+            case "message" -> {
+                String prefix = settings.machine() + "/";
+                if (event.detail() != null && event.detail().startsWith(prefix)) {
+                    String agent = event.file().path() == null ? "" : event.file().path() + " ";
+                    tell(event.detail().substring(prefix.length()), "Message from " + agent + "session "
+                            + event.session() + " on machine " + event.machine() + ": " + event.body()
+                            + " (answer with `baton msg send " + event.session() + " \"…\"`)");
+                }
+            }
             default -> LOG.debug("team event of an unknown kind {}", event.kind());
+        }
+    }
+
+    @Override
+    public Optional<Holder> knownHolder(String file) {
+        return keys.of(file).map(elsewhere::get).filter(RemoteHold::leaseValid).map(hold -> holder(hold, null));
+    }
+
+    @Override
+    public Optional<String> remoteSession(String to) {
+        Connection connection = link.claimsConnection();
+        if (connection == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.ofNullable(TeamDatabase.remoteSession(connection, settings.machine(), to));
+        } catch (SQLException e) {
+            link.lost(e);
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void relay(Session sender, String recipient, String text) {
+        Connection connection = link.claimsConnection();
+        if (connection == null) {
+            throw new BatonException(ErrorCode.STORAGE, "the team database does not answer, so a message to " + recipient
+                    + " on another machine cannot be sent now; try again once `baton team status` says connected");
+        }
+        try {
+            TeamDatabase.message(connection, settings.machine(), sender.id(),
+                    sender.agent() == null ? null : sender.agent().wireName(), recipient, text);
+        } catch (SQLException e) {
+            link.lost(e);
+            throw new BatonException(ErrorCode.STORAGE, "the team database stopped answering while the message to "
+                    + recipient + " was sent; it may not have arrived: " + e.getMessage());
         }
     }
 

@@ -190,4 +190,39 @@ class TeamLockingTest {
                 .anySatisfy(notice -> assertThat(notice).contains("two repositories behind one name")
                         .contains(".baton-repository"));
     }
+
+    @Test
+    void aMessageToASessionOfAnotherMachineReachesItAtItsNextHookCall() {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        one.acquire("alice-session", alice, "src/App.java");
+
+        TeamMember.Reply sent = two.post("/v1/messages", Map.of("session_id", "bob-session", "to", "alice-se",
+                "text", "may I have App.java after your turn?"), bob);
+
+        assertThat(sent.status()).as(sent.body().toString()).isLessThan(300);
+        java.util.List<String> heard = new java.util.ArrayList<>();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            heard.addAll(one.sidecar().baton().notices().takeNotices("alice-session"));
+            assertThat(heard).anySatisfy(notice -> assertThat(notice)
+                    .contains("Message from claude-code session bob-session on machine machine-two")
+                    .contains("may I have App.java after your turn?"));
+        });
+    }
+
+    @Test
+    void aRequestForAFileHeldOnAnotherMachineNamesItsHolderAndHowToReachThem() {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        one.acquire("alice-session", alice, "src/App.java");
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                two.get("/v1/team").body().path("team").path("known_elsewhere").asInt() == 1);
+
+        TeamMember.Reply asked = two.post("/v1/negotiations", Map.of("session_id", "bob-session",
+                "file", two.file("src/App.java"), "reason", "the checkout flow"), bob);
+
+        assertThat(asked.status()).isEqualTo(409);
+        assertThat(asked.body().path("error").path("message").asText()).contains("alice-se")
+                .contains("on machine machine-one").contains("baton msg send alice-session");
+    }
 }
