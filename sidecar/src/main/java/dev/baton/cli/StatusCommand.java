@@ -22,6 +22,13 @@ final class StatusCommand extends SidecarCommands implements Callable<Integer> {
             out.printf("Baton %s, pid %s, up since %s%n", status.path("version").asText(), status.path("pid").asText(),
                     status.path("started_at").asText());
             out.printf("store: %s%n", status.path("store").asText());
+            JsonNode team = client.get("/v1/team");
+            if (team.path("enabled").asBoolean()) {
+                JsonNode view = team.path("team");
+                out.printf("team: %s as machine %s, %s (baton team status)%n", view.path("url").asText(),
+                        view.path("machine").asText(), view.path("connected").asBoolean() ? "connected"
+                                : "NOT REACHABLE since " + view.path("unreachable_since").asText());
+            }
             out.printf("%d session(s), %d lock(s), %d named lock(s); heartbeat TTL %d s%n", status.path("sessions").asInt(),
                     status.path("locks").asInt(), status.path("named_locks").asInt(), status.path("heartbeat_ttl_seconds").asInt());
             for (JsonNode session : client.get("/v1/sessions").path("sessions")) {

@@ -143,6 +143,8 @@ class TeamLockingTest {
         assertThat(status.exit()).as(status.err()).isZero();
         assertThat(status.out()).contains("connected").contains("this machine: machine-two")
                 .contains("machine-one").contains("alice-session").contains("1 lock(s)");
+        assertThat(new BatonCli(dir.resolve("machine-two-home"), dir).run("status").out())
+                .contains("team: postgresql://postgres@127.0.0.1").contains("as machine machine-two, connected");
         assertThat(status.out().indexOf("alice-session")).isGreaterThan(status.out().indexOf("machine-one"))
                 .isLessThan(status.out().indexOf("machine-two ") < 0 ? Integer.MAX_VALUE : status.out().lastIndexOf("machine-two"));
     }
