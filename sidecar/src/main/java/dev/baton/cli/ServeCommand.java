@@ -86,7 +86,12 @@ final class ServeCommand implements Callable<Integer> {
             // Output already going to the log means a hook or an MCP server started this sidecar, detached.
             boolean startedForAnAgent = ServeLog.alreadyWritesTo(home.logFile());
             ServeLog.alsoTo(home.logFile());
-            SidecarOptions options = SidecarOptions.defaults(home, chosen);
+            SidecarOptions options;
+            try {
+                options = SidecarOptions.defaults(home, chosen);
+            } catch (IllegalArgumentException badSetting) { // a setting of the environment, named in the message
+                throw new CliException(badSetting.getMessage());
+            }
             // Under socket activation (`baton service install`) the service manager's socket is on standard input.
             Optional<ServerSocketChannel> inherited = InheritedListener.find();
             if (inherited.isPresent()) {

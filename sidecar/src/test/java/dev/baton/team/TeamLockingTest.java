@@ -227,4 +227,17 @@ class TeamLockingTest {
         assertThat(asked.body().path("error").path("message").asText()).contains("alice-se")
                 .contains("on machine machine-one").contains("baton msg send alice-session");
     }
+
+    @Test
+    void aMistypedTeamSettingStopsTheStartWithASentenceAndNoTrace() {
+        BatonCli cli = new BatonCli(dir.resolve("typo-home"), dir);
+
+        BatonCli.Result wrongScheme = cli.run(Map.of("BATON_TEAM_URL", "mysql://db/baton"), "serve", "--port", "0");
+        BatonCli.Result wrongTtl = cli.run(Map.of("BATON_TEAM_URL", url, "BATON_TEAM_TTL", "1"), "serve", "--port", "0");
+
+        assertThat(wrongScheme.exit()).isNotZero();
+        assertThat(wrongScheme.err()).contains("BATON_TEAM_URL must be a PostgreSQL URL").doesNotContain("Exception");
+        assertThat(wrongTtl.exit()).isNotZero();
+        assertThat(wrongTtl.err()).contains("BATON_TEAM_TTL must be at least 2 seconds").doesNotContain("Exception");
+    }
 }
