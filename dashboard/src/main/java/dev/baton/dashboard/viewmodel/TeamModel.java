@@ -25,6 +25,7 @@ import javafx.collections.ObservableList;
 public final class TeamModel {
 
     private final DateTimeFormatter clock;
+    private final BooleanProperty known = new SimpleBooleanProperty();
     private final BooleanProperty enabled = new SimpleBooleanProperty();
     private final BooleanProperty connected = new SimpleBooleanProperty();
     private final StringProperty machine = new SimpleStringProperty("");
@@ -43,6 +44,7 @@ public final class TeamModel {
     /** A reply of the sidecar: the team as it is now, or no team. */
     public void apply(TeamReply reply, Instant now) {
         pollProblem = null;
+        known.set(true);
         if (!reply.inTeam()) {
             // The sidecar left the team (restarted without BATON_TEAM_URL) or never was in one.
             last = null;
@@ -128,6 +130,11 @@ public final class TeamModel {
             parts.add(team.unsynced() + " unsynced");
         }
         return String.join(" · ", parts);
+    }
+
+    /** Whether the sidecar has answered at least once, so that "no team" is its word and not a guess. */
+    public ReadOnlyBooleanProperty knownProperty() {
+        return known;
     }
 
     public ReadOnlyBooleanProperty enabledProperty() {

@@ -22,8 +22,11 @@ class TeamModelTest {
 
     @Test
     void withoutATeamNothingIsEnabledAndEveryTableIsEmpty() {
+        assertThat(team.knownProperty().get()).isFalse();
+
         model.teamFetched(reply("{\"enabled\": false, \"team\": null}"));
 
+        assertThat(team.knownProperty().get()).isTrue();
         assertThat(team.enabledProperty().get()).isFalse();
         assertThat(team.machineProperty().get()).isEmpty();
         assertThat(team.headlineProperty().get()).isEmpty();
@@ -46,7 +49,7 @@ class TeamModelTest {
                 .containsExactlyInAnyOrder(
                         tuple("m1", true, "github.com/acme/shop", "src/App.java", "auth", "claude-code", "valid"),
                         tuple("m2", false, "github.com/acme/shop", "src/Billing.java", "bbbbbbbb", "codex", "expired"),
-                        tuple("m2", false, "github.com/acme/shop", "README.md", "bbbbbbbb", "codex", "expired"));
+                        tuple("m2", false, "shop-docs", "README.md", "bbbbbbbb", "codex", "expired"));
         TeamLockRow remote = team.locks().stream().filter(row -> row.path().equals("README.md")).findFirst().orElseThrow();
         assertThat(remote.holderDescription()).isEqualTo("codex session bbbbbbbb-2222 on m2 (build-box), fencing number 12");
         assertThat(remote.since()).isEqualTo(Instant.parse("2025-01-01T09:40:00Z"));
@@ -138,9 +141,10 @@ class TeamModelTest {
     private static String lock(String path, String machine, String host, String session, String agent, String name,
                                String since, long fence, boolean leaseValid) {
         return """
-                {"repository": "github.com/acme/shop", "path": "%s", "machine": "%s", "host": "%s", "session": "%s",
+                {"repository": "%s", "path": "%s", "machine": "%s", "host": "%s", "session": "%s",
                  "agent": "%s", "name": %s, "plan": null, "since": "%s", "fence": %d, "lease_valid": %s}"""
-                .formatted(path, machine, host, session, agent, name == null ? "null" : "\"" + name + "\"", since, fence,
+                .formatted(path.equals("README.md") ? "file:shop-docs" : "origin:github.com/acme/shop",
+                        path, machine, host, session, agent, name == null ? "null" : "\"" + name + "\"", since, fence,
                         leaseValid);
     }
 
