@@ -55,7 +55,11 @@ public final class DashboardWindow implements AutoCloseable {
                 reply -> Platform.runLater(() -> model.teamFetched(reply)),
                 error -> Platform.runLater(() -> model.teamPollFailed(error)));
         // This machine's locks changed: the team's list shows it at the next reply rather than an interval later.
-        model.locks().addListener((javafx.collections.ListChangeListener<Object>) change -> team.pollSoon());
+        model.locks().addListener((javafx.collections.ListChangeListener<Object>) change -> {
+            if (model.team().enabledProperty().get()) {
+                team.pollSoon();
+            }
+        });
         ticker = new Timeline(new KeyFrame(Duration.seconds(1), e -> model.tick()));
         ticker.setCycleCount(Animation.INDEFINITE);
     }

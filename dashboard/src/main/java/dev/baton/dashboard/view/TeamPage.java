@@ -9,10 +9,13 @@ import dev.baton.dashboard.viewmodel.TeamSessionRow;
 import java.util.function.Predicate;
 import javafx.beans.binding.Bindings;
 import javafx.scene.Node;
+import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
@@ -47,18 +50,28 @@ final class TeamPage {
                 : "Set BATON_TEAM_URL in the sidecar's environment to share its locks with other machines (docs/TEAM.md).",
                 team.enabledProperty(), team.detailProperty()));
 
-        TablePage<TeamMachineRow> machines = machines(model, team);
-        TablePage<TeamLockRow> locks = locks(model, team);
-        TablePage<TeamSessionRow> sessions = sessions(model, team);
-        machines.table().setPrefHeight(150);
-        sessions.table().setPrefHeight(150);
-        VBox.setVgrow(locks.node(), Priority.ALWAYS);
-        VBox page = new VBox(8, new VBox(2, headline, detail),
-                TablePage.title("Machines"), machines.node(),
-                TablePage.title("Files held in the team"), locks.node(),
-                TablePage.title("Sessions holding files"), sessions.node());
+        // Three tables share the page's height; the files held get most of it, and each section can be resized.
+        SplitPane sections = new SplitPane(
+                section("Machines", machines(model, team)),
+                section("Files held in the team", locks(model, team)),
+                section("Sessions holding files", sessions(model, team)));
+        sections.setOrientation(Orientation.VERTICAL);
+        sections.setDividerPositions(0.26, 0.72);
+        sections.getStyleClass().add("team-sections");
+        VBox.setVgrow(sections, Priority.ALWAYS);
+        VBox page = new VBox(8, new VBox(2, headline, detail), sections);
         page.setId("team-page");
         return page;
+    }
+
+    /** A table with its title in its toolbar, beside the filter box. */
+    private static Node section(String title, TablePage<?> table) {
+        table.action(TablePage.title(title));
+        Node node = table.node();
+        if (node instanceof Region region) {
+            region.setMinHeight(0);
+        }
+        return node;
     }
 
     private static TablePage<TeamMachineRow> machines(DashboardModel model, TeamModel team) {
