@@ -25,7 +25,7 @@ public final class DashboardOptions {
     @Option(names = "--theme", paramLabel = "dark|light", description = "Colour theme (default: ${DEFAULT-VALUE}).", defaultValue = "dark")
     String theme;
 
-    @Option(names = "--page", paramLabel = "PAGE", description = "The page to open: overview, sessions, locks, negotiations, messages, activity.", defaultValue = "overview")
+    @Option(names = "--page", paramLabel = "PAGE", description = "The page to open: overview, sessions, locks, team, negotiations, messages, activity.", defaultValue = "overview")
     String page;
 
     @Option(names = "--screenshot", paramLabel = "FILE.png", description = "Render the window against the live sidecar into FILE.png and exit.")
@@ -53,7 +53,7 @@ public final class DashboardOptions {
         try {
             Page.named(page);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(line, "--page must be one of overview, sessions, locks, negotiations, messages, activity; was '" + page + "'");
+            throw new CommandLine.ParameterException(line, "--page must be one of overview, sessions, locks, team, negotiations, messages, activity; was '" + page + "'");
         }
         if (!size.matches("\\d{3,5}x\\d{3,5}")) {
             throw new CommandLine.ParameterException(line, "--size must look like 1440x900, was '" + size + "'");

@@ -6,6 +6,7 @@ import dev.baton.dashboard.connection.Backoff;
 import dev.baton.dashboard.connection.EventStream;
 import dev.baton.dashboard.connection.SidecarApi;
 import dev.baton.dashboard.connection.SidecarLocator;
+import dev.baton.dashboard.connection.TeamPoller;
 import dev.baton.dashboard.protocol.Frame;
 import dev.baton.dashboard.view.MainView;
 import dev.baton.dashboard.view.Page;
@@ -25,7 +26,8 @@ import javafx.util.Duration;
 
 /**
  * Wires one dashboard window: the event stream feeds frames through the batcher into the model on the
- * FX thread; a one-second tick moves relative times; supervisor actions go through the REST API.
+ * FX thread; the team is polled every few seconds; a one-second tick moves relative times; supervisor
+ * actions go through the REST API.
  */
 public final class DashboardWindow implements AutoCloseable {
 
@@ -33,6 +35,7 @@ public final class DashboardWindow implements AutoCloseable {
     private final SidecarApi api;
     private final UpdateBatcher<Frame> batcher;
     private final EventStream stream;
+    private final TeamPoller team;
     private final MainView view;
     private final Timeline ticker;
     private final AtomicBoolean inboxFetching = new AtomicBoolean();
@@ -48,6 +51,15 @@ public final class DashboardWindow implements AutoCloseable {
                 status -> Platform.runLater(() -> model.connectionChanged(status)));
         view = new MainView(model, new SupervisorActions(api, model.board()), DashboardWindow::applyTheme, dark);
         model.onMessagesChanged(this::fetchInbox);
+        team = new TeamPoller(api::team, TeamPoller.DEFAULT_INTERVAL,
+                reply -> Platform.runLater(() -> model.teamFetched(reply)),
+                error -> Platform.runLater(() -> model.teamPollFailed(error)));
+        // This machine's locks changed: the team's list shows it at the next reply rather than an interval later.
+        model.locks().addListener((javafx.collections.ListChangeListener<Object>) change -> {
+            if (model.team().enabledProperty().get()) {
+                team.pollSoon();
+            }
+        });
         ticker = new Timeline(new KeyFrame(Duration.seconds(1), e -> model.tick()));
         ticker.setCycleCount(Animation.INDEFINITE);
     }
@@ -63,6 +75,7 @@ public final class DashboardWindow implements AutoCloseable {
         view.focusNavigation();
         ticker.play();
         stream.start();
+        team.start();
     }
 
     /** Fetches the supervisor inbox off the FX thread; a burst of message events costs one or two fetches. */
@@ -105,6 +118,7 @@ public final class DashboardWindow implements AutoCloseable {
     public void close() {
         ticker.stop();
         stream.close();
+        team.close();
         batcher.close();
     }
 }

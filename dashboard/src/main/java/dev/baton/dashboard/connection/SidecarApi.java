@@ -2,6 +2,7 @@ package dev.baton.dashboard.connection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.dashboard.protocol.MessageInfo;
+import dev.baton.dashboard.protocol.TeamReply;
 import dev.baton.dashboard.protocol.WireJson;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -17,12 +18,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The REST calls the dashboard makes besides the event stream: the supervisor's actions and the
- * message inbox. Every call is asynchronous and records {@code dashboard} as the actor.
+ * The REST calls the dashboard makes besides the event stream: the supervisor's actions, the message
+ * inbox and the team. Every call is asynchronous and records {@code dashboard} as the actor.
  */
 public final class SidecarApi {
 
     public static final String ACTOR = "dashboard";
+
+    /** How long an action or the inbox may take to answer. */
+    private static final Duration ANSWER = Duration.ofSeconds(10);
+    /** The team is polled every few seconds; a reply later than this is of no use by the next poll. */
+    private static final Duration TEAM_ANSWER = Duration.ofSeconds(4);
 
     private final SidecarLocator locator;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -66,7 +72,27 @@ public final class SidecarApi {
         });
     }
 
+    /**
+     * The team this sidecar shares its locks with: {@code GET /v1/team}. A sidecar older than team mode has no such
+     * route; its 404 means no team.
+     */
+    public CompletableFuture<TeamReply> team() {
+        return send("GET", "/v1/team", null, TEAM_ANSWER)
+                .thenApply(body -> WireJson.mapper().convertValue(body, TeamReply.class))
+                .exceptionally(error -> {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    if (cause instanceof SidecarApiException api && api.notFound()) {
+                        return TeamReply.none();
+                    }
+                    throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+                });
+    }
+
     private CompletableFuture<JsonNode> send(String method, String path, Object body) {
+        return send(method, path, body, ANSWER);
+    }
+
+    private CompletableFuture<JsonNode> send(String method, String path, Object body, Duration timeout) {
         SidecarAddress address;
         try {
             address = locator.locate();
@@ -74,7 +100,7 @@ public final class SidecarApi {
             return CompletableFuture.failedFuture(new SidecarApiException("UNAVAILABLE", e.getMessage()));
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(address.http(path))
-                .timeout(Duration.ofSeconds(10))
+                .timeout(timeout)
                 .header("Authorization", "Bearer " + address.token());
         try {
             request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()

@@ -13,4 +13,9 @@ public final class SidecarApiException extends RuntimeException {
     public String code() {
         return code;
     }
+
+    /** The sidecar has no such route or thing. */
+    public boolean notFound() {
+        return "NOT_FOUND".equals(code) || "HTTP_404".equals(code);
+    }
 }

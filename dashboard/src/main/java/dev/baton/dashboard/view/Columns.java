@@ -1,6 +1,7 @@
 package dev.baton.dashboard.view;
 
 import dev.baton.dashboard.viewmodel.RelativeTime;
+import dev.baton.dashboard.viewmodel.TeamModel;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -63,6 +64,16 @@ final class Columns {
                 return super.computePrefHeight(width > 0 ? width : getTableColumn().getWidth());
             }
         });
+        return column;
+    }
+
+    /**
+     * The machine of this sidecar's rows (all of them are this machine's), shown only while the sidecar is in a team,
+     * so that its tables read like the team's, where every row names its machine.
+     */
+    static <R> TableColumn<R, String> machine(TeamModel team) {
+        TableColumn<R, String> column = text("Machine", 100, row -> team.machineProperty().get());
+        column.visibleProperty().bind(team.enabledProperty());
         return column;
     }
 

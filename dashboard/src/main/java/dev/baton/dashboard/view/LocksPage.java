@@ -28,7 +28,8 @@ final class LocksPage {
         TableColumn<LockRow, LockRow.State> state = new TableColumn<>("State");
         state.setPrefWidth(110);
         state.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().state()));
-        page.columns(file,
+        page.columns(Columns.machine(model.team()),
+                file,
                 Columns.textWithTip("Holder", 130, LockRow::holder, LockRow::holderDescription),
                 Columns.ago("Since", 90, LockRow::since, model.nowProperty()),
                 Columns.ago("Last edit", 90, LockRow::lastEdit, model.nowProperty()),

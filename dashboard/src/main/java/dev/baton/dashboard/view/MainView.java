@@ -50,6 +50,7 @@ public final class MainView implements ActionRunner {
         pages.put(Page.OVERVIEW, OverviewPage.build(model));
         pages.put(Page.SESSIONS, SessionsPage.build(model, actions, this).node());
         pages.put(Page.LOCKS, LocksPage.build(model, actions, this).node());
+        pages.put(Page.TEAM, TeamPage.build(model));
         pages.put(Page.NEGOTIATIONS, NegotiationsPage.build("negotiations", model).node());
         pages.put(Page.MESSAGES, MessagesPage.build(model).node());
         pages.put(Page.ACTIVITY, ActivityPage.build(model).node());
@@ -79,7 +80,9 @@ public final class MainView implements ActionRunner {
         brand.getStyleClass().addAll(Styles.TITLE_3, "brand");
         Label tagline = new Label("agents & their locks");
         tagline.getStyleClass().add(Styles.TEXT_MUTED);
-        nav.getItems().setAll(Page.values());
+        listPages();
+        // The Team page is listed only while the sidecar is in a team: without one nothing changes.
+        model.team().enabledProperty().addListener((obs, old, enabled) -> listPages());
         nav.setId("nav");
         nav.getStyleClass().add("sidebar-nav");
         nav.setCellFactory(list -> new NavCell());
@@ -98,6 +101,15 @@ public final class MainView implements ActionRunner {
         sidebar.setPrefWidth(210);
         sidebar.getStyleClass().add("sidebar");
         return sidebar;
+    }
+
+    private void listPages() {
+        Page selected = nav.getSelectionModel().getSelectedItem();
+        nav.getItems().setAll(java.util.Arrays.stream(Page.values())
+                .filter(page -> page != Page.TEAM || model.team().enabledProperty().get()).toList());
+        if (selected != null) {
+            nav.getSelectionModel().select(nav.getItems().contains(selected) ? selected : Page.OVERVIEW);
+        }
     }
 
     public void open(Page page) {
@@ -170,6 +182,8 @@ public final class MainView implements ActionRunner {
                     return model.sessions();
                 case LOCKS:
                     return model.locks();
+                case TEAM:
+                    return model.team().locks();
                 case NEGOTIATIONS:
                     return model.negotiations();
                 case MESSAGES:

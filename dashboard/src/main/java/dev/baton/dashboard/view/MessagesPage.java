@@ -18,6 +18,7 @@ final class MessagesPage {
                 row -> String.join(" ", row.from(), row.to(), row.text(), row.read()), empty, model.nowProperty());
         TableColumn<MessageRow, ?> at = Columns.ago("Time", 90, MessageRow::at, model.nowProperty());
         page.columns(
+                Columns.machine(model.team()),
                 Columns.text("From", 110, MessageRow::from),
                 Columns.text("To", 110, MessageRow::to),
                 at,

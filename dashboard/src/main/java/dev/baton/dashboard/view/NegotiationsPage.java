@@ -37,6 +37,7 @@ final class NegotiationsPage {
                             row -> row.requester() + " → " + row.holder() + "\n" + row.shownFile())));
         } else {
             page.columns(
+                    Columns.machine(model.team()),
                     Columns.text("Requester", 110, NegotiationRow::requester),
                     Columns.text("Holder", 110, NegotiationRow::holder),
                     Columns.textWithTip("File", 220, NegotiationRow::shownFile, NegotiationRow::file),

@@ -24,6 +24,10 @@ final class OverviewPage {
                 model.loadedProperty(), model.connectionProperty());
         WaitGraphView graph = new WaitGraphView(model.graphProperty(), empty.node());
         Label graphTitle = TablePage.title("Wait-for graph");
+        // Waits, deadlocks and negotiations are per machine: in a team, say whose they are.
+        graphTitle.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> model.team().enabledProperty().get()
+                        ? "Wait-for graph of " + model.team().machineProperty().get() : "Wait-for graph",
+                model.team().enabledProperty(), model.team().machineProperty()));
         Label graphHint = new Label();
         graphHint.getStyleClass().add("text-muted");
         graphHint.setWrapText(true);

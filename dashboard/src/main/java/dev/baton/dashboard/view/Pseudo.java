@@ -10,6 +10,10 @@ final class Pseudo {
     static final PseudoClass NEAR = PseudoClass.getPseudoClass("near");
     static final PseudoClass ELIGIBLE = PseudoClass.getPseudoClass("eligible");
     static final PseudoClass SETTLED = PseudoClass.getPseudoClass("settled");
+    /** A row of this sidecar's own machine, among the team's. */
+    static final PseudoClass LOCAL = PseudoClass.getPseudoClass("local");
+    /** The team's database does not answer: what the team shows may be stale. */
+    static final PseudoClass UNREACHABLE = PseudoClass.getPseudoClass("unreachable");
 
     private Pseudo() {
     }

@@ -23,6 +23,7 @@ final class SessionsPage {
                 empty, model.nowProperty());
         TableColumn<SessionRow, ?> started = Columns.ago("Started", 90, SessionRow::startedAt, model.nowProperty());
         page.columns(
+                Columns.machine(model.team()),
                 Columns.text("Agent", 100, SessionRow::agent),
                 Columns.text("Session", 90, SessionRow::shortId),
                 Columns.textWithTip("Name / cwd", 200, SessionRow::label, SessionRow::id),

@@ -3,6 +3,7 @@ package dev.baton.dashboard.view;
 import dev.baton.dashboard.connection.ConnectionState;
 import dev.baton.dashboard.connection.ConnectionStatus;
 import dev.baton.dashboard.viewmodel.DashboardModel;
+import dev.baton.dashboard.viewmodel.TeamModel;
 import javafx.beans.binding.Bindings;
 import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
@@ -12,7 +13,10 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.shape.Circle;
 
-/** The bottom bar: connected / reconnecting / offline with the reason, and the last action's outcome. */
+/**
+ * The bottom bar: connected / reconnecting / offline with the reason, the team (only in one), and the last action's
+ * outcome.
+ */
 final class StatusBar extends HBox {
 
     private final Label outcome = new Label();
@@ -35,13 +39,31 @@ final class StatusBar extends HBox {
         counts.textProperty().bind(Bindings.createStringBinding(() -> model.loadedProperty().get()
                         ? model.sessions().size() + " sessions · " + model.locks().size() + " locks · event #" + model.seqProperty().get()
                         : "", model.loadedProperty(), model.seqProperty(), model.sessions(), model.locks()));
+        Label team = team(model.team());
         outcome.setId("action-outcome");
         outcome.getStyleClass().add("action-outcome");
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        getChildren().addAll(dot, state, detail, spacer, outcome, counts);
+        getChildren().addAll(dot, state, detail, spacer, outcome, team, counts);
         model.connectionProperty().addListener((obs, old, status) -> show(status, dot, state, detail));
         show(model.connectionProperty().get(), dot, state, detail);
+    }
+
+    /** "team m1 · 3 machines · 7 locks", or that the team's database does not answer; absent without a team. */
+    private static Label team(TeamModel team) {
+        Label label = new Label();
+        label.setId("team-state");
+        label.getStyleClass().add("team-state");
+        label.visibleProperty().bind(team.enabledProperty());
+        label.managedProperty().bind(label.visibleProperty());
+        label.textProperty().bind(Bindings.createStringBinding(() -> team.connectedProperty().get()
+                        ? "team " + team.machineProperty().get() + " · " + team.machines().size() + " machines · "
+                        + team.locks().size() + " locks"
+                        : "team database unreachable",
+                team.connectedProperty(), team.machineProperty(), team.machines(), team.locks()));
+        team.connectedProperty().addListener((obs, old, connected) -> label.pseudoClassStateChanged(Pseudo.UNREACHABLE, !connected));
+        label.pseudoClassStateChanged(Pseudo.UNREACHABLE, !team.connectedProperty().get());
+        return label;
     }
 
     private void show(ConnectionStatus status, Circle dot, Label state, Label detail) {

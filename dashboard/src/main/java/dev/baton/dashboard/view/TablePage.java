@@ -60,6 +60,8 @@ final class TablePage<R> {
             table.refresh();
         });
         sorted.addListener((javafx.collections.ListChangeListener<R>) change -> fit.fit());
+        // A column shown or hidden (the machine column as the sidecar joins or leaves a team) changes what must fit.
+        table.getVisibleLeafColumns().addListener((javafx.collections.ListChangeListener<TableColumn<R, ?>>) change -> fit.fit());
         // The cells' font is known once the table is styled.
         table.skinProperty().addListener((obs, old, skin) -> fit.fit());
         actions.setAlignment(Pos.CENTER_LEFT);

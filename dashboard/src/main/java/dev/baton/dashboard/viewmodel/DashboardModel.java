@@ -9,6 +9,7 @@ import dev.baton.dashboard.model.Topic;
 import dev.baton.dashboard.protocol.Frame;
 import dev.baton.dashboard.protocol.MessageInfo;
 import dev.baton.dashboard.protocol.ProtocolException;
+import dev.baton.dashboard.protocol.TeamReply;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
@@ -48,11 +49,13 @@ public final class DashboardModel {
     private final KeyedRows<String, NegotiationRow> negotiations = new KeyedRows<>(NegotiationRow::id);
     private final KeyedRows<String, MessageRow> messages = new KeyedRows<>(MessageRow::id);
     private final ObservableList<ActivityEntry> activity = FXCollections.observableArrayList();
+    private final TeamModel team;
     private Runnable messagesChanged = () -> { };
 
     public DashboardModel(Clock clock) {
         this.clock = clock;
         this.now = new SimpleObjectProperty<>(clock.instant());
+        this.team = new TeamModel(clock.getZone());
     }
 
     /** Applies frames in order and refreshes the rows of whatever they changed. FX thread only. */
@@ -108,9 +111,19 @@ public final class DashboardModel {
         }
     }
 
+    /** A reply of {@code GET /v1/team}, polled off the FX thread (the event stream carries this sidecar only). */
+    public void teamFetched(TeamReply reply) {
+        team.apply(reply, clock.instant());
+    }
+
+    public void teamPollFailed(Throwable error) {
+        team.pollFailed(error, clock.instant());
+    }
+
     /** Moves relative times and countdowns to the clock's current instant. */
     public void tick() {
         now.set(clock.instant());
+        team.tick(now.get());
     }
 
     public void connectionChanged(ConnectionStatus status) {
@@ -120,6 +133,11 @@ public final class DashboardModel {
     /** Called after a snapshot or a message event, so the inbox can be fetched (off the FX thread). */
     public void onMessagesChanged(Runnable action) {
         this.messagesChanged = action;
+    }
+
+    /** The team this sidecar shares its locks with; disabled and empty without one. */
+    public TeamModel team() {
+        return team;
     }
 
     public Board board() {

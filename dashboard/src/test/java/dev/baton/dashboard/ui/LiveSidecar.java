@@ -6,6 +6,7 @@ import dev.baton.home.BatonHome;
 import dev.baton.server.Sidecar;
 import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
+import dev.baton.team.TeamSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +24,7 @@ import java.util.Map;
 final class LiveSidecar implements AutoCloseable {
 
     private final Path homeDir;
+    private final TeamSettings team;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     /**
      * Each session's agent is a sleeping child of this JVM, never the JVM itself: the JVM is the dashboard, the
@@ -34,11 +36,23 @@ final class LiveSidecar implements AutoCloseable {
     private String token;
 
     LiveSidecar(Path homeDir) {
+        this(homeDir, null);
+    }
+
+    /** A sidecar that shares its locks with the team whose database {@code teamUrl} names, as machine {@code machine}. */
+    static LiveSidecar inTeam(Path homeDir, String teamUrl, String machine) {
+        return new LiveSidecar(homeDir, TeamSettings.fromEnvironment(Map.of("BATON_TEAM_URL", teamUrl,
+                "BATON_TEAM_MACHINE", machine)).orElseThrow());
+    }
+
+    private LiveSidecar(Path homeDir, TeamSettings team) {
         this.homeDir = homeDir;
+        this.team = team;
     }
 
     LiveSidecar start() throws IOException {
-        sidecar = Sidecar.start(SidecarOptions.defaults(new BatonHome(homeDir), 0), SidecarAdapters::of);
+        SidecarOptions options = SidecarOptions.defaults(new BatonHome(homeDir), 0);
+        sidecar = Sidecar.start(team == null ? options : options.inTeam(team), SidecarAdapters::of);
         token = new BatonHome(homeDir).readToken().orElseThrow();
         return this;
     }
