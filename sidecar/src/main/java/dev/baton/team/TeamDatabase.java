@@ -413,4 +413,16 @@ final class TeamDatabase {
             message.executeUpdate();
         }
     }
+
+    /** A session of this machine renamed itself or published a new plan: other machines name it so from now on. */
+    static void describe(Connection connection, String machine, ClaimingSession session) throws SQLException {
+        try (PreparedStatement describe = connection.prepareStatement("""
+                UPDATE baton_team_sessions SET name = ?, plan = ?, seen_at = now() WHERE machine = ? AND session = ?""")) {
+            describe.setString(1, session.name());
+            describe.setString(2, session.plan());
+            describe.setString(3, machine);
+            describe.setString(4, session.id());
+            describe.executeUpdate();
+        }
+    }
 }

@@ -10,6 +10,7 @@ import dev.baton.lock.LockRows;
 import dev.baton.lock.SharedLockSpace;
 import dev.baton.message.MessageRelay;
 import dev.baton.session.Session;
+import dev.baton.session.SessionChange;
 import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
@@ -25,6 +26,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -57,6 +59,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
     /** Files granted while the database did not answer, to claim once it does. */
     private final Map<String, Unsynced> unsynced = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
+    /** What other machines were last told of each session of this machine (its name and plan), and what changed since. */
+    private final Map<String, ClaimingSession> described = new ConcurrentHashMap<>();
+    private final LinkedBlockingQueue<ClaimingSession> redescribed = new LinkedBlockingQueue<>();
     /** Repositories whose root commit was checked against the team's, and whether it matched. */
     private final Map<String, Boolean> histories = new ConcurrentHashMap<>();
     private final Map<String, List<String>> notices = new ConcurrentHashMap<>();
@@ -85,6 +90,13 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
             if (change instanceof LockChange.LockRemoved removed) {
                 released.add(removed.lock().file());
                 link.wake();
+            } else if (change instanceof SessionChange.SessionSaved saved && !saved.session().isSubagent()) {
+                ClaimingSession now = describe(saved.session());
+                ClaimingSession sent = described.get(now.id());
+                if (sent != null && !(Objects.equals(sent.name(), now.name()) && Objects.equals(sent.plan(), now.plan()))) {
+                    described.put(now.id(), now);
+                    redescribed.add(now);
+                }
             }
         }));
         link.start();
@@ -152,7 +164,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
             try {
                 for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
                     counts.claims.incrementAndGet();
-                    TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), key);
+                    ClaimingSession claiming = describe(session);
+                    described.put(claiming.id(), claiming);
+                    TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), claiming, key);
                     if (answer instanceof TeamDatabase.Granted granted) {
                         claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
                         unsynced.remove(file);
@@ -329,6 +343,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
 
     /** Gives back the claims of files the local table no longer holds; a file held again meanwhile keeps its new claim. */
     void flushReleases(Connection connection) throws SQLException {
+        for (ClaimingSession session = redescribed.poll(); session != null; session = redescribed.poll()) {
+            TeamDatabase.describe(connection, settings.machine(), session);
+        }
         List<String> files = new ArrayList<>();
         released.drainTo(files);
         for (String file : files) {

@@ -240,4 +240,18 @@ class TeamLockingTest {
         assertThat(wrongTtl.exit()).isNotZero();
         assertThat(wrongTtl.err()).contains("BATON_TEAM_TTL must be at least 2 seconds").doesNotContain("Exception");
     }
+
+    @Test
+    void aPlanPublishedAfterTakingAFileIsWhatTheOtherMachineReads() {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        one.acquire("alice-session", alice, "src/App.java");
+
+        TeamMember.Reply published = one.post("/v1/plans", Map.of("session_id", "alice-session",
+                "goal", "round every total to cents"), alice);
+
+        assertThat(published.status()).as(published.body().toString()).isLessThan(300);
+        await().atMost(Duration.ofSeconds(30)).until(() -> two.acquire("bob-session", bob, "src/App.java").holder()
+                .path("plan").asText().contains("round every total to cents"));
+    }
 }
