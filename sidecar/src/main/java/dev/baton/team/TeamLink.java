@@ -112,7 +112,7 @@ final class TeamLink implements AutoCloseable {
     private void connect() throws SQLException {
         Connection opened = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
         try {
-            TeamDatabase.createSchema(opened);
+            TeamSchema.create(opened);
             TeamDatabase.join(opened, settings.machine(), settings.host(), settings.ttl());
             confirmed();
             renewDueNanos = System.nanoTime() + settings.renewEvery().toNanos();

@@ -1,7 +1,6 @@
 package dev.baton.team;
 
 import dev.baton.git.FileHistory;
-import dev.baton.git.GitException;
 import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
 import dev.baton.lock.Holder;
@@ -50,7 +49,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
 
     private final TeamSettings settings;
     private final RepositoryKeys keys;
-    private final FileHistory history = new FileHistory(Duration.ofSeconds(3));
+    private final StaleBase staleBase = new StaleBase(new FileHistory(Duration.ofSeconds(3)));
     private final Clock clock;
     /** Files this machine claimed, with the fencing number of the claim and the lease epoch it was last confirmed in. */
     private final Map<String, Claimed> claimed = new ConcurrentHashMap<>();
@@ -187,85 +186,23 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
     }
 
     /**
-     * The file changed hands across machines: the last commit its previous holder left must be in this clone (and in
-     * this branch, when it was made on the branch checked out here), or this session would edit a stale copy. Refused
-     * with "pull first"; the claim just made goes back.
+     * The file changed hands across machines and this clone lacks the previous holder's last commit of it: refused with
+     * "pull first" ({@link StaleBase}); the claim just made goes back.
      */
     private Optional<Holder> refusedAsStale(String file, SharedPath key, LastChange previous) {
-        Path root = RepoRoot.of(Path.of(file)).orElse(null);
-        if (root == null) {
-            return Optional.empty();
-        }
-        String commit = previous.commit();
-        String shortCommit = commit.substring(0, Math.min(12, commit.length()));
-        String by = "session " + previous.session() + " on machine " + previous.machine();
-        String branch = previous.branch() == null ? "" : " on branch " + previous.branch();
-        String problem = null;
-        if (!history.has(root, commit)) {
-            problem = "this clone does not have it; run `git pull` (or `git fetch` and merge " + (previous.branch() == null
-                    ? "their branch" : "origin/" + previous.branch()) + ")";
-        } else if (previous.branch() != null && !history.inHead(root, commit)
-                && previous.branch().equals(currentBranch(root)) && !sameContent(root, key.path(), commit)) {
-            problem = "this branch does not contain it yet; run `git pull` (or merge origin/" + previous.branch() + ")";
-        }
-        if (problem == null) {
+        Optional<String> problem = staleBase.problem(file, key, previous);
+        if (problem.isEmpty()) {
             return Optional.empty();
         }
         released.add(file);
         link.wake();
         return Optional.of(new Holder(previous.session(), null, null, Holder.RELEASED, null, null, null, null, null, null,
-                null, previous.machine(), "pull first: it was last changed by " + by + " in commit " + shortCommit + branch
-                + ", and " + problem + ", then edit it again. Editing the older copy would lose one of the two changes"
-                + " in the merge"));
+                null, previous.machine(), problem.get()));
     }
 
-    private String currentBranch(Path root) {
-        try {
-            return history.branch(root).orElse(null);
-        } catch (GitException e) {
-            return null;
-        }
-    }
-
-    private boolean sameContent(Path root, String relative, String commit) {
-        try {
-            return history.sameAsIn(root, relative, commit);
-        } catch (GitException e) {
-            return false;
-        }
-    }
-
-    /**
-     * Whether a clean file may go back at its turn's end: not while the last commit that changed it is only in this
-     * clone (another machine would take it and edit the copy before that commit). Outside a shared repository, yes.
-     */
     @Override
     public boolean mayRelease(String file) {
-        Optional<SharedPath> key = keys.of(file);
-        Optional<Path> root = RepoRoot.of(Path.of(file));
-        if (key.isEmpty() || root.isEmpty()) {
-            return true;
-        }
-        try {
-            Optional<String> last = history.lastCommit(root.get(), key.get().path());
-            return last.isEmpty() || history.reachedARemote(root.get(), last.get());
-        } catch (GitException e) {
-            return false; // cannot tell: keep it, the session's end frees it
-        }
-    }
-
-    /** The last commit of the file in this clone, for the next holder on another machine; null when there is none. */
-    private LastChange lastChange(String file, SharedPath key, String session) {
-        Optional<Path> root = RepoRoot.of(Path.of(file));
-        if (root.isEmpty()) {
-            return null;
-        }
-        try {
-            Optional<String> commit = history.lastCommit(root.get(), key.path());
-            return commit.map(c -> new LastChange(c, currentBranch(root.get()), settings.machine(), session)).orElse(null);
-        } catch (GitException e) {
-            return null;
-        }
+        return keys.of(file).map(key -> staleBase.reachedARemote(file, key)).orElse(true);
     }
 
     private Optional<Holder> claimWithoutDatabase(Session session, String file, SharedPath key) {
@@ -355,7 +292,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                 try {
                     counts.releases.incrementAndGet();
                     TeamDatabase.release(connection, settings.machine(), gone.path(), gone.fence(),
-                            lastChange(file, gone.path(), null));
+                            staleBase.lastChange(file, gone.path(), settings.machine()));
                 } catch (SQLException e) {
                     claimed.putIfAbsent(file, gone);
                     released.add(file);

@@ -1,0 +1,65 @@
+package dev.baton.team;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The tables team mode keeps in the shared database, made on first use by whichever sidecar comes first. Their rows
+ * are read and written only by {@link TeamDatabase}.
+ */
+final class TeamSchema {
+
+    /** Serialises schema creation among sidecars that start at once; any number that no other program uses. */
+    private static final long SCHEMA_LOCK = 0x6261746f6e01L;
+
+    private TeamSchema() {
+    }
+
+    static void create(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_machines (
+                      machine text PRIMARY KEY, host text NOT NULL, lease_until timestamptz NOT NULL,
+                      renewed_at timestamptz NOT NULL, joined_at timestamptz NOT NULL)""");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_sessions (
+                      machine text NOT NULL, session text NOT NULL, agent text, name text, plan text, pid bigint, cwd text,
+                      seen_at timestamptz NOT NULL, PRIMARY KEY (machine, session))""");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_claims (
+                      repository text NOT NULL, path text NOT NULL, machine text NOT NULL, session text NOT NULL,
+                      fence bigint NOT NULL, since timestamptz NOT NULL, PRIMARY KEY (repository, path))""");
+            statement.execute("CREATE INDEX IF NOT EXISTS baton_team_claims_by_machine ON baton_team_claims (machine)");
+            statement.execute("CREATE SEQUENCE IF NOT EXISTS baton_team_fences");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_repositories (
+                      repository text PRIMARY KEY, root_commit text NOT NULL, machine text NOT NULL,
+                      at timestamptz NOT NULL)""");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_files (
+                      repository text NOT NULL, path text NOT NULL, last_commit text NOT NULL, branch text,
+                      machine text NOT NULL, session text NOT NULL, at timestamptz NOT NULL,
+                      PRIMARY KEY (repository, path))""");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_events (
+                      seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,
+                      repository text, path text, session text, fence bigint, detail text, body text)""");
+            // Event numbers come from one row updated in the writing statement: its row lock orders the commits, so a
+            // reader that has seen number N has seen every number below it (a sequence would let a later number commit first).
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_event_counter (
+                      only_row boolean PRIMARY KEY CHECK (only_row), seq bigint NOT NULL)""");
+            statement.execute("INSERT INTO baton_team_event_counter VALUES (true, 0) ON CONFLICT DO NOTHING");
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+}
