@@ -7,6 +7,7 @@ import dev.baton.installer.agents.ShellWrapperChecks;
 import dev.baton.installer.doctor.Check.Status;
 import dev.baton.installer.doctor.Check;
 import dev.baton.installer.doctor.HealthProbe;
+import dev.baton.installer.doctor.TeamProbe;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.SidecarEndpoint;
@@ -29,6 +30,7 @@ public final class Doctor {
     private final InstallLayout layout;
     private final Path project;
     private final HealthProbe probe;
+    private final TeamProbe teamProbe;
     private final Map<String, String> environment;
 
     /** A doctor whose hook runs see only HOME, PATH and BATON_HOME of the layout. */
@@ -43,6 +45,7 @@ public final class Doctor {
         this.layout = layout;
         this.project = project.toAbsolutePath().normalize();
         this.probe = new HealthProbe(httpTimeout);
+        this.teamProbe = new TeamProbe(httpTimeout);
         this.environment = Map.copyOf(environment);
     }
 
@@ -62,6 +65,7 @@ public final class Doctor {
         checks.add(6, sidecar());
         checks.add(7, serviceMode());
         checks.add(8, ShellWrapperChecks.kernel(layout, environment));
+        team().ifPresent(checks::add);
         return checks;
     }
 
@@ -163,6 +167,20 @@ public final class Doctor {
         }
         HealthProbe.Result result = probe.probe(endpoint.get());
         return result.healthy() ? Check.ok("sidecar", result.description()) : Check.problem("sidecar", result.description(), fix);
+    }
+
+    /** Team mode, when this environment asks for it or the sidecar runs in a team. */
+    private Optional<Check> team() {
+        Optional<SidecarEndpoint> endpoint;
+        Optional<String> token;
+        try {
+            endpoint = SidecarEndpoint.running(layout);
+            token = layout.sidecarHome().readToken();
+        } catch (InstallerException | java.io.IOException e) {
+            return Optional.empty(); // the sidecar and token checks say what is wrong
+        }
+        String url = environment.get("BATON_TEAM_URL");
+        return teamProbe.check(url, endpoint, token);
     }
 
     private static Check executable(String subject, Path path) {

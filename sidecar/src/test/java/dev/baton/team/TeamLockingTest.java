@@ -254,4 +254,22 @@ class TeamLockingTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> two.acquire("bob-session", bob, "src/App.java").holder()
                 .path("plan").asText().contains("round every total to cents"));
     }
+
+    @Test
+    void batonDoctorSaysWhetherTheRunningSidecarIsInTheTeamItsEnvironmentNames() throws IOException {
+        BatonCli.Result inTeam = new BatonCli(dir.resolve("machine-two-home"), dir)
+                .run(Map.of("BATON_TEAM_URL", url, "HOME", dir.toString()), "doctor");
+        Path aloneHome = dir.resolve("alone-home");
+        java.nio.file.Files.createDirectories(aloneHome);
+        java.nio.file.Files.setPosixFilePermissions(aloneHome, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        try (dev.baton.server.Sidecar alone = dev.baton.server.Sidecar.start(
+                dev.baton.server.SidecarOptions.defaults(new dev.baton.home.BatonHome(aloneHome), 0))) {
+            BatonCli.Result notInTeam = new BatonCli(aloneHome, dir)
+                    .run(Map.of("BATON_TEAM_URL", url, "HOME", dir.toString()), "doctor");
+
+            assertThat(inTeam.out()).containsPattern("team.*as machine machine-two, connected; 2 machine\\(s\\)");
+            assertThat(notInTeam.out()).contains("the running sidecar started without it")
+                    .contains("baton stop");
+        }
+    }
 }
