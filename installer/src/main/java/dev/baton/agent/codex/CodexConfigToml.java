@@ -1,7 +1,8 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.baton.installer.agents.McpRegistration;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
