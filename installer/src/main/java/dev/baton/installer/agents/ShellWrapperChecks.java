@@ -3,7 +3,6 @@ package dev.baton.installer.agents;
 import dev.baton.installer.doctor.Check.Status;
 import dev.baton.installer.doctor.Check;
 import dev.baton.installer.doctor.ProbeRun;
-import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
