@@ -1,35 +1,25 @@
 package dev.baton.installer;
 
-import dev.baton.installer.layout.Agent;
+import dev.baton.agent.AgentWirings;
+import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.agents.Target;
 import dev.baton.installer.layout.Scope;
-import dev.baton.installer.layout.Target;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.List;
+import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
 
-/** The options {@code install} and {@code uninstall} share: which agents, at which scope, in which project. */
+/**
+ * The options {@code install} and {@code uninstall} share: which agents (an option per agent of the agents' list,
+ * {@code --claude}, added by {@link AgentFlags}), at which scope, in which project.
+ */
 final class AgentOptions {
-
-    @Option(names = "--claude", description = "Claude Code (with no agent named: every agent found on this machine).")
-    boolean claude;
-
-    @Option(names = "--copilot", description = "GitHub Copilot CLI.")
-    boolean copilot;
-
-    @Option(names = "--codex", description = "OpenAI Codex CLI.")
-    boolean codex;
-
-    @Option(names = "--gemini", description = "Gemini CLI.")
-    boolean gemini;
-
-    @Option(names = "--opencode", description = "OpenCode (a plug-in, no hooks).")
-    boolean opencode;
 
     @Option(names = "--scope", paramLabel = "user|project|local", defaultValue = "user",
             converter = ScopeConverter.class,
@@ -41,37 +31,42 @@ final class AgentOptions {
             description = "Project directory for project and local scope. Default: the current directory.")
     Path project;
 
-    /** Whether the command line names no agent, so the command picks them itself. */
-    boolean noneNamed() {
-        return !(claude || copilot || codex || gemini || opencode);
+    /** The agents the command line names, in the order of the agents' list. */
+    private static List<AgentWiring> named(CommandSpec spec) {
+        return AgentWirings.ALL.stream().filter(agent -> {
+            OptionSpec option = spec.findOption(agent.option());
+            return option != null && Boolean.TRUE.equals(option.getValue());
+        }).toList();
     }
 
-    /** The validated target; bad input becomes a usage error naming the option. */
+    /** Whether the command line names no agent, so the command picks them itself. */
+    boolean noneNamed(CommandSpec spec) {
+        return named(spec).isEmpty();
+    }
+
+    /** The validated target, all agents when none is named; bad input becomes a usage error naming the option. */
     Target toTarget(CommandSpec spec) {
-        Set<Agent> agents = EnumSet.noneOf(Agent.class);
-        if (claude) {
-            agents.add(Agent.CLAUDE);
-        }
-        if (copilot) {
-            agents.add(Agent.COPILOT);
-        }
-        if (codex) {
-            agents.add(Agent.CODEX);
-        }
-        if (gemini) {
-            agents.add(Agent.GEMINI);
-        }
-        if (opencode) {
-            agents.add(Agent.OPENCODE);
-        }
+        List<AgentWiring> agents = named(spec);
         Path directory = project != null ? project : Path.of(System.getProperty("user.dir"));
         if (!Files.isDirectory(directory)) {
             throw new ParameterException(spec.commandLine(), "--project " + directory + " is not a directory"
                     + (Files.exists(directory) ? "" : " (it does not exist)") + "; give the project's root directory.");
         }
-        return new Target(agents, scope, directory);
+        return new Target(agents.isEmpty() ? AgentWirings.ALL : agents, scope, directory);
     }
 
+    /** Adds a flag per agent of the agents' list to a command, so a new agent needs no option written here. */
+    public static final class AgentFlags implements IModelTransformer {
+
+        @Override
+        public CommandSpec transform(CommandSpec command) {
+            for (AgentWiring agent : AgentWirings.ALL) {
+                command.addOption(OptionSpec.builder(agent.option()).type(boolean.class).arity("0")
+                        .initialValue(false).description(agent.description()).build());
+            }
+            return command;
+        }
+    }
     /** Turns {@code --scope} text into a {@link Scope}, with a message listing the valid scopes. */
     static final class ScopeConverter implements ITypeConverter<Scope> {
 

@@ -2,6 +2,7 @@ package dev.baton.installer;
 
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
+import dev.baton.agent.AgentWirings;
 import dev.baton.installer.agents.AgentChecks;
 import dev.baton.installer.agents.ShellWrapperChecks;
 import dev.baton.installer.doctor.Check.Status;
@@ -61,7 +62,7 @@ public final class Doctor {
                 : new Check(Status.SKIPPED, "PATH", layout.binDir() + " is not on PATH; the hooks do not need it, to run"
                         + " `baton` yourself: export PATH=\"" + layout.binDir() + ":$PATH\"", ""));
         // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
-        new AgentChecks(layout, project, environment).addTo(checks);
+        new AgentChecks(layout, project, environment).addTo(checks, AgentWirings.ALL);
         checks.add(6, sidecar());
         checks.add(7, serviceMode());
         checks.add(8, ShellWrapperChecks.kernel(layout, environment));

@@ -1,17 +1,18 @@
 package dev.baton.installer;
 
-import dev.baton.installer.layout.Agent;
+import dev.baton.agent.AgentWirings;
+import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.agents.Target;
 import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
-import dev.baton.installer.layout.Target;
 import dev.baton.installer.program.ProgramSource;
 import dev.baton.installer.service.UserService;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.util.EnumSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
  * {@code baton install}: wires Baton's hooks and MCP server into Claude Code, Copilot CLI, Codex CLI and Gemini CLI, and
  * its plug-in and MCP server into OpenCode.
  */
-@Command(name = "install",
+@Command(name = "install", modelTransformer = AgentOptions.AgentFlags.class,
         description = "Install Baton's hook script and launcher, and add its hooks and MCP server to the agents' config.")
 public final class InstallCommand implements Callable<Integer> {
 
@@ -75,18 +76,19 @@ public final class InstallCommand implements Callable<Integer> {
         Target target = agents.toTarget(spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (agents.noneNamed()) {
-            Set<Agent> found = EnumSet.noneOf(Agent.class);
-            for (Agent agent : Agent.values()) {
+        if (agents.noneNamed(spec)) {
+            List<AgentWiring> found = new ArrayList<>();
+            for (AgentWiring agent : AgentWirings.ALL) {
                 if (agent.isUsedOn(layout)) {
                     found.add(agent);
                 }
             }
             if (found.isEmpty()) {
-                err.println("baton install: found none of claude, copilot, codex, gemini, opencode on PATH and none of"
-                        + " their config directories (" + layout.claudeDir() + ", " + layout.copilotDir() + ", "
-                        + layout.codexDir() + ", " + layout.geminiDir() + ", " + layout.opencodeDir() + "). Name the agents to install for,"
-                        + " e.g. baton install --claude --codex.");
+                err.println("baton install: found none of "
+                        + String.join(", ", AgentWirings.ALL.stream().map(AgentWiring::command).toList())
+                        + " on PATH and none of their config directories ("
+                        + String.join(", ", AgentWirings.ALL.stream().map(agent -> agent.configDir(layout).toString()).toList())
+                        + "). Name the agents to install for, e.g. baton install --claude --codex.");
                 err.flush();
                 return 1;
             }

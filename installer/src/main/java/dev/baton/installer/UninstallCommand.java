@@ -2,7 +2,7 @@ package dev.baton.installer;
 
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
-import dev.baton.installer.layout.Target;
+import dev.baton.installer.agents.Target;
 import dev.baton.installer.service.UserService;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code baton uninstall}: removes what {@code baton install} added to the agents' config. */
-@Command(name = "uninstall",
+@Command(name = "uninstall", modelTransformer = AgentOptions.AgentFlags.class,
         description = "Remove Baton's hooks and MCP server from the agents' config, restoring untouched files byte for byte.")
 public final class UninstallCommand implements Callable<Integer> {
 

@@ -1,27 +1,19 @@
 package dev.baton.installer;
 
-import dev.baton.installer.agents.AgentFiles;
-import dev.baton.installer.agents.ClaudeSettings;
-import dev.baton.installer.agents.CodexConfigToml;
-import dev.baton.installer.agents.GroupedHooks;
-import dev.baton.installer.agents.McpRegistration;
-import dev.baton.installer.agents.OpenCodeConfig;
-import dev.baton.installer.agents.OpenCodePlugin;
+import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.agents.Target;
+import dev.baton.installer.agents.UninstallPlan;
 import dev.baton.installer.config.ConfigEdits;
 import dev.baton.installer.config.EmptyParents;
 import dev.baton.installer.config.FileStep;
-import dev.baton.installer.config.JsonConfigFile;
-import dev.baton.installer.config.JsonEdits;
 import dev.baton.installer.config.PlannedEdit;
 import dev.baton.installer.config.TextConfigFile;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
-import dev.baton.installer.layout.Scope;
-import dev.baton.installer.layout.Target;
 import dev.baton.installer.program.ProgramFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,55 +47,26 @@ public final class Uninstaller {
         out.println((dryRun ? "Dry run, nothing is written. " : "") + "Removing Baton from "
                 + target.describeAgents() + " at " + target.scope() + " scope"
                 + (target.scope().isProjectBound() ? " in " + target.project() : "") + ".");
-        JsonEdits json = new JsonEdits();
-        List<PlannedEdit> deletions = new ArrayList<>();
-        List<Path> plugins = new ArrayList<>();
-        for (Agent agent : target.agents()) {
-            Optional<Path> file = AgentFiles.hookFile(layout, agent, target.scope(), target.project());
-            if (file.isEmpty()) {
-                continue;
-            }
-            if (agent == Agent.OPENCODE) {
-                OpenCodePlugin.of(file.get(), layout.hookScript()).current(); // a file of the user's is refused
-                plugins.add(file.get());
-            } else if (agent == Agent.COPILOT) {
-                JsonConfigFile hooks = JsonConfigFile.owned(file.get());
-                JsonConfigFile.Snapshot before = hooks.readUnparsed();
-                if (before.exists()) {
-                    deletions.add(PlannedEdit.deletion(hooks, before, List.of("- Baton's hook file")));
-                }
-            } else {
-                json.planRemoval(JsonConfigFile.shared(file.get(), agent), GroupedHooks::removeHooks);
+        UninstallPlan plan = new UninstallPlan(layout, target);
+        for (AgentWiring.Stage stage : AgentWiring.Stage.values()) {
+            for (AgentWiring agent : target.agents()) {
+                agent.planUninstall(stage, plan);
             }
         }
-        if (target.includes(Agent.CLAUDE)) {
-            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
-                    ClaudeSettings::removeMcpRule);
-            json.planRemoval(JsonConfigFile.shared(ClaudeSettings.file(layout, target.scope(), target.project()), Agent.CLAUDE),
-                    ClaudeSettings::removeShellPrefix);
-        }
-        for (McpRegistration.Placement placement : McpRegistration.placements(layout, target)) {
-            json.planRemoval(placement.file(), tree -> McpRegistration.remove(tree, placement));
-        }
-        Optional<JsonConfigFile> opencode = OpenCodeConfig.file(layout, target.scope(), target.project());
-        if (target.includes(Agent.OPENCODE) && opencode.isPresent()) {
-            json.planRemoval(opencode.get(), OpenCodeConfig::removeMcp);
-        }
-        List<PlannedEdit> edits = new ArrayList<>(json.removals());
-        edits.addAll(deletions);
-        Optional<TextConfigFile> codexConfig = target.includes(Agent.CODEX) ? planCodexConfig(target) : Optional.empty();
-        boolean pluginsFound = plugins.stream().anyMatch(java.nio.file.Files::exists);
+        List<PlannedEdit> edits = new ArrayList<>(plan.json().removals());
+        edits.addAll(plan.deletions());
+        boolean ownedFilesFound = plan.ownedFiles().stream().anyMatch(file -> Files.exists(file.file()));
         try {
             List<Path> deleted = new ArrayList<>(ConfigEdits.apply(edits, dryRun, true, out));
-            for (Path plugin : plugins) {
-                Optional<FileStep> step = OpenCodePlugin.delete(plugin, dryRun);
+            for (UninstallPlan.OwnedFile file : plan.ownedFiles()) {
+                Optional<FileStep> step = file.deletion().delete(file.file(), dryRun);
                 step.ifPresent(out::println);
                 if (step.isPresent() && !dryRun) {
-                    deleted.add(plugin);
+                    deleted.add(file.file());
                 }
             }
-            if (codexConfig.isPresent()) {
-                FileStep step = codexConfig.get().applyRemoval(dryRun);
+            for (TextConfigFile text : plan.texts()) {
+                FileStep step = text.applyRemoval(dryRun);
                 out.println(step);
                 if (step.verb().equals("deleted")) {
                     deleted.add(step.path());
@@ -119,8 +82,8 @@ public final class Uninstaller {
         } catch (IOException e) {
             throw ConfigEdits.writeFailure(e);
         }
-        boolean nothing = edits.stream().allMatch(PlannedEdit::isNoOp) && codexConfig.map(TextConfigFile::isNoOp).orElse(true)
-                && !pluginsFound;
+        boolean nothing = edits.stream().allMatch(PlannedEdit::isNoOp) && plan.texts().stream().allMatch(TextConfigFile::isNoOp)
+                && !ownedFilesFound;
         if (nothing && !purge) {
             out.println("Nothing to remove: no Baton entries found at " + target.scope() + " scope.");
         } else if (!purge) {
@@ -159,37 +122,5 @@ public final class Uninstaller {
             Thread.currentThread().interrupt();
             throw new InstallerException("Interrupted while stopping the sidecar; the program files were kept.", e);
         }
-    }
-
-    /** Removes Baton's trust entries for this scope's hooks file (and, at user scope, its MCP server). */
-    private Optional<TextConfigFile> planCodexConfig(Target target) throws InstallerException {
-        Path config = AgentFiles.codexConfig(layout);
-        byte[] before = TextConfigFile.read(config);
-        if (before == null) {
-            return Optional.empty();
-        }
-        Optional<Path> hooksFile = AgentFiles.hookFile(layout, Agent.CODEX, target.scope(), target.project());
-        String after = TextConfigFile.text(before);
-        List<String> changes = new ArrayList<>();
-        if (hooksFile.isPresent()) {
-            String removed = CodexConfigToml.withoutTrust(after, hooksFile.get().toAbsolutePath().normalize().toString());
-            if (!removed.equals(after)) {
-                changes.add("- trust for Baton's hooks in " + hooksFile.get().getFileName());
-            }
-            after = removed;
-        }
-        if (target.scope() == Scope.USER) {
-            String removed = CodexConfigToml.withoutMcpServer(after);
-            if (!removed.equals(after)) {
-                changes.add("- MCP server " + McpRegistration.SERVER);
-            }
-            after = removed;
-            removed = CodexConfigToml.withoutShellEnvironment(after);
-            if (!removed.equals(after)) {
-                changes.add("- BASH_ENV for Codex's shell commands");
-            }
-            after = removed;
-        }
-        return Optional.of(new TextConfigFile(config, before, after, changes, false));
     }
 }

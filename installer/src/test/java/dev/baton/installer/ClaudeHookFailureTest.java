@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.doctor.HookProbe;
 import dev.baton.installer.doctor.ProbeRun;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.Scope;
 import dev.baton.installer.program.ProgramSource;
@@ -38,7 +37,7 @@ class ClaudeHookFailureTest extends MachineFixture {
                 "the hook-scripts module does not ship " + HookScript.RESOURCE + " yet");
         new Installer(machine.layout(), HookScript.packaged(), new ProgramSource(machine.jar, ""),
                 new PrintWriter(Writer.nullWriter()), new PrintWriter(Writer.nullWriter()))
-                .install(machine.target(Scope.USER, Agent.CLAUDE), false, false);
+                .install(machine.target(Scope.USER, Agents.CLAUDE), false, false);
     }
 
     @Test
@@ -87,7 +86,7 @@ class ClaudeHookFailureTest extends MachineFixture {
         Map<String, String> env = new HashMap<>(Map.of("HOME", machine.home.toString(), "PATH", "/usr/bin:/bin",
                 "BATON_HOME", batonHome.toString(), "CLAUDECODE", "1"));
         env.putAll(extra);
-        String payload = HookProbe.editPayload(Agent.CLAUDE, "3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01", cwd,
+        String payload = ((HookProbe.Payloads) Agents.CLAUDE).edit("3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01", cwd,
                 cwd.resolve("src/App.java"));
         ProbeRun run = ProbeRun.run(List.of("/bin/sh", "-c", hook.path("command").asText()), env, cwd,
                 payload.getBytes(StandardCharsets.UTF_8));

@@ -9,10 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.agents.GroupedHooks;
-import dev.baton.installer.agents.HookEvents;
+import dev.baton.agent.claude.ClaudeCodeWiring;
 import dev.baton.installer.config.HookCommand;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
@@ -31,7 +30,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
     void freshInstallRegistersEveryClaudeEventWithItsToolMatcherAndTheAbsoluteScriptPath() throws Exception {
-        machine.installer().install(machine.target(Scope.USER, Agent.CLAUDE), false, true, false);
+        machine.installer().install(machine.target(Scope.USER, Agents.CLAUDE), false, true, false);
 
         ObjectNode settings = JsonText.parseObject(read(machine.userSettings()));
         assertThat(fieldNames(settings)).containsExactly("hooks", "env");
@@ -68,7 +67,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         Files.createSymbolicLink(wrapper, machine.layout().hookScript().getFileName());
         Files.writeString(oldGuard, "#!/usr/bin/perl\n# an older guard\n");
 
-        machine.installer().install(machine.target(Scope.USER, Agent.CLAUDE), false, true, false);
+        machine.installer().install(machine.target(Scope.USER, Agents.CLAUDE), false, true, false);
 
         assertThat(Files.isSymbolicLink(wrapper)).isFalse();
         assertThat(Files.readAllBytes(wrapper)).isEqualTo(HookScript.packaged().companions().get(HookScript.SHELL_WRAPPER));
@@ -78,14 +77,14 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
     void installAllowsBatonsMcpToolsUnlessToldNotTo() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         Path project = machine.project.resolve(".claude/settings.json");
-        machine.installer().install(machine.target(Scope.PROJECT, Agent.CLAUDE), false, true, false);
+        machine.installer().install(machine.target(Scope.PROJECT, Agents.CLAUDE), false, true, false);
 
         assertThat(JsonText.parseObject(read(machine.userSettings())).at("/permissions/allow").toString())
                 .isEqualTo("[\"mcp__baton__*\"]");
         assertThat(JsonText.parseObject(read(project)).has("permissions")).isFalse();
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
         assertThat(machine.userSettings()).doesNotExist();
     }
 
@@ -94,7 +93,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String original = resource("claude-settings.json");
         write(machine.userSettings(), original);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         String installed = read(machine.userSettings());
         ObjectNode before = JsonText.parseObject(original);
@@ -123,12 +122,12 @@ class ClaudeSettingsInstallTest extends MachineFixture {
     @Test
     void secondInstallLeavesTheFileByteIdenticalAndUntouched() throws Exception {
         write(machine.userSettings(), resource("claude-settings.json"));
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         byte[] first = Files.readAllBytes(machine.userSettings());
         FileTime past = FileTime.from(Instant.parse("2024-01-02T03:04:05Z"));
         Files.setLastModifiedTime(machine.userSettings(), past);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         assertThat(Files.readAllBytes(machine.userSettings())).isEqualTo(first);
         assertThat(Files.getLastModifiedTime(machine.userSettings())).isEqualTo(past);
@@ -140,8 +139,8 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String original = resource("claude-settings.json");
         write(machine.userSettings(), original);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(machine.userSettings())).isEqualTo(original);
         assertThat(machine.userSettings().resolveSibling("settings.json.baton-backup")).doesNotExist();
@@ -152,9 +151,9 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String original = resource("claude-settings-hand-edited.json");
         write(machine.userSettings(), original);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         assertThat(read(machine.userSettings())).contains("\"feedbackSurveyRate\" : 0.10").endsWith("}");
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(machine.userSettings())).isEqualTo(original);
     }
@@ -162,12 +161,12 @@ class ClaudeSettingsInstallTest extends MachineFixture {
     @Test
     void uninstallAfterTheUserEditedTheFileRemovesOnlyBatonsHooks() throws Exception {
         write(machine.userSettings(), resource("claude-settings.json"));
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         ObjectNode edited = JsonText.parseObject(read(machine.userSettings()));
         edited.put("model", "sonnet");
         write(machine.userSettings(), JsonText.render(edited));
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         ObjectNode expected = JsonText.parseObject(resource("claude-settings.json"));
         expected.put("model", "sonnet");
@@ -177,9 +176,9 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
     void uninstallDeletesASettingsFileThatInstallCreated() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(machine.userSettings()).doesNotExist();
     }
@@ -188,11 +187,11 @@ class ClaudeSettingsInstallTest extends MachineFixture {
     void reinstallKeepsThePristineBackupAndReplacesAStaleBatonHookInPlace() throws Exception {
         String original = resource("claude-settings.json");
         write(machine.userSettings(), original);
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         String moved = read(machine.userSettings()).replace(machine.hookScript(), "/opt/old-baton/baton-hook");
         write(machine.userSettings(), moved);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         JsonNode after = JsonText.parseObject(read(machine.userSettings()));
         assertThat(after.at("/hooks/PreToolUse")).hasSize(2);
@@ -204,12 +203,12 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
     void projectAndLocalScopesWriteTheProjectsSettingsFiles() throws Exception {
-        machine.install(Scope.PROJECT, Agent.CLAUDE);
-        machine.install(Scope.LOCAL, Agent.CLAUDE);
+        machine.install(Scope.PROJECT, Agents.CLAUDE);
+        machine.install(Scope.LOCAL, Agents.CLAUDE);
 
-        assertThat(GroupedHooks.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.json"))), HookEvents.CLAUDE))
+        assertThat(GroupedHooks.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.json"))), ClaudeCodeWiring.EVENTS))
                 .isEmpty();
-        assertThat(GroupedHooks.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.local.json"))), HookEvents.CLAUDE))
+        assertThat(GroupedHooks.missingEvents(JsonText.parseObject(read(machine.project.resolve(".claude/settings.local.json"))), ClaudeCodeWiring.EVENTS))
                 .isEmpty();
         assertThat(machine.userSettings()).doesNotExist();
     }
@@ -219,7 +218,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         write(machine.userSettings(), resource("claude-settings.json"));
         Files.setPosixFilePermissions(machine.userSettings(), PosixFilePermissions.fromString("rw-------"));
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(machine.userSettings())))
                 .isEqualTo("rw-------");
@@ -231,7 +230,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         Files.createDirectories(machine.userSettings().getParent());
         Files.createSymbolicLink(machine.userSettings(), dotfiles);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         assertThat(Files.isSymbolicLink(machine.userSettings())).isTrue();
         assertThat(read(dotfiles)).contains(machine.hookScript() + " claude Stop");
@@ -244,7 +243,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         write(machine.userSettings(), commented);
         var before = machine.allFiles();
 
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agents.CLAUDE))
                 .isInstanceOf(InstallerException.class)
                 .hasMessage("Refusing to edit " + machine.userSettings() + ": it has a comment at line 2, column 3, and"
                         + " Claude Code reads this file as plain JSON, without comments or trailing commas, so Claude Code"
@@ -257,7 +256,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
     void aTrailingCommaInClaudeSettingsIsNamedAsSuch() throws Exception {
         write(machine.userSettings(), "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\",]\n  }\n}\n");
 
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agents.CLAUDE))
                 .hasMessageContaining(": it has a trailing comma at line 3, column ")
                 .hasMessageContaining("Claude Code does not load it as it is either");
     }
@@ -284,7 +283,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String odd = "{\n  \"hooks\": []\n}\n";
         write(machine.userSettings(), odd);
 
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agents.CLAUDE))
                 .hasMessageContaining(machine.userSettings().toString())
                 .hasMessageContaining("\"hooks\" is an array, expected an object");
         assertThat(read(machine.userSettings())).isEqualTo(odd);
@@ -294,7 +293,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
     void aSettingsFileHoldingAJsonArrayIsRefused() throws Exception {
         write(machine.userSettings(), "[]\n");
 
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.CLAUDE))
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agents.CLAUDE))
                 .hasMessageContaining("expected a JSON object but found an array");
     }
 
@@ -303,17 +302,17 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         String original = "{\n  \"env\": {\n    \"CLAUDE_CODE_SHELL_PREFIX\": \"/usr/local/bin/audit-log -q\"\n  }\n}\n";
         write(machine.userSettings(), original);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         ObjectNode installed = JsonText.parseObject(read(machine.userSettings()));
         assertThat(installed.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText())
                 .isEqualTo(machine.layout().shellWrapper().toString());
         assertThat(installed.at("/env/BATON_NEXT_SHELL_PREFIX").asText()).isEqualTo("/usr/local/bin/audit-log -q");
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         assertThat(JsonText.parseObject(read(machine.userSettings())).at("/env/BATON_NEXT_SHELL_PREFIX").asText())
                 .as("a second install does not take Baton's own prefix for the user's").isEqualTo("/usr/local/bin/audit-log -q");
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(machine.userSettings())).isEqualTo(original);
     }
@@ -323,7 +322,7 @@ class ClaudeSettingsInstallTest extends MachineFixture {
         write(machine.userSettings(), "{\n  \"env\": {\n    \"CLAUDE_CODE_SHELL_PREFIX\": \"" + machine.hookScript()
                 + " --shell\"\n  }\n}\n");
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         ObjectNode installed = JsonText.parseObject(read(machine.userSettings()));
         assertThat(installed.at("/env/CLAUDE_CODE_SHELL_PREFIX").asText())
@@ -333,12 +332,12 @@ class ClaudeSettingsInstallTest extends MachineFixture {
 
     @Test
     void theShellPrefixGoesWithTheHooksWhenTheUserChangedTheFileMeanwhile() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         ObjectNode edited = JsonText.parseObject(read(machine.userSettings()));
         edited.put("model", "opus");
         write(machine.userSettings(), JsonText.render(edited));
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         ObjectNode after = JsonText.parseObject(read(machine.userSettings()));
         assertThat(fieldNames(after)).containsExactly("model");

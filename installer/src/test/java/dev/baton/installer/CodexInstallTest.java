@@ -7,11 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.installer.agents.CodexConfigToml;
-import dev.baton.installer.agents.CodexTrust;
+import dev.baton.agent.codex.CodexConfigToml;
+import dev.baton.agent.codex.CodexTrust;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.doctor.Check;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.Scope;
 import java.io.File;
 import java.io.OutputStream;
@@ -40,12 +39,12 @@ class CodexInstallTest extends MachineFixture {
         Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
         Path backup = machine.home.resolve(".codex/config.toml.baton-backup");
 
-        machine.install(Scope.USER, Agent.CODEX);
-        machine.install(Scope.USER, Agent.CODEX, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CODEX);
+        machine.install(Scope.USER, Agents.CODEX, Agents.CLAUDE);
 
         assertThat(read(backup)).isEqualTo(USER_CONFIG);
         assertThat(machine.out()).containsOnlyOnce("original saved as config.toml.baton-backup");
-        machine.uninstall(Scope.USER, Agent.CODEX);
+        machine.uninstall(Scope.USER, Agents.CODEX);
         assertThat(read(config)).isEqualTo(USER_CONFIG);
         assertThat(backup).doesNotExist();
         assertThat(machine.out()).contains("original bytes restored from config.toml.baton-backup");
@@ -54,10 +53,10 @@ class CodexInstallTest extends MachineFixture {
     @Test
     void uninstallKeepsWhatTheUserChangedInConfigTomlSinceAndRetiresTheBackup() throws Exception {
         Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
         write(config, read(config).replace("\"gpt-5.5\"", "\"gpt-5.5-codex\""));
 
-        machine.uninstall(Scope.USER, Agent.CODEX);
+        machine.uninstall(Scope.USER, Agents.CODEX);
 
         assertThat(read(config)).isEqualTo(USER_CONFIG.replace("\"gpt-5.5\"", "\"gpt-5.5-codex\""));
         assertThat(machine.home.resolve(".codex/config.toml.baton-backup")).doesNotExist();
@@ -80,7 +79,7 @@ class CodexInstallTest extends MachineFixture {
     void installWritesCodexHooksAndTrustsThemInConfigTomlKeepingTheUsersBytes() throws Exception {
         Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
 
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
 
         Path hooksFile = machine.home.resolve(".codex/hooks.json");
         ObjectNode hooks = JsonText.parseObject(read(hooksFile));
@@ -105,10 +104,10 @@ class CodexInstallTest extends MachineFixture {
         assertThat(server.path("startup_timeout_sec").asInt()).isGreaterThan(20);
         assertThat(text).doesNotContain("Bearer");
 
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
         assertThat(read(config)).isEqualTo(text);
 
-        machine.uninstall(Scope.USER, Agent.CODEX);
+        machine.uninstall(Scope.USER, Agents.CODEX);
         assertThat(read(config)).isEqualTo(USER_CONFIG);
         assertThat(hooksFile).doesNotExist();
     }
@@ -117,19 +116,19 @@ class CodexInstallTest extends MachineFixture {
     @Test
     void anMcpServerThatRanTheHookScriptIsReplacedByBatonMcpAndUninstallRestoresTheOriginal() throws Exception {
         Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG);
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
         String current = "command = \"" + machine.layout().mcpScript() + "\"\nargs = []\n";
         assertThat(read(config)).contains(current);
         write(config, read(config).replace(current, "command = \"" + machine.hookScript() + "\"\nargs = [\"codex\", \"Mcp\"]\n"));
 
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
 
         JsonNode server = CodexConfigToml.mcpServer(read(config)).orElseThrow();
         assertThat(server.path("command").asText()).isEqualTo(machine.layout().mcpScript().toString());
         assertThat(server.path("args")).isEmpty();
         assertThat(read(config)).doesNotContain("Mcp\"");
 
-        machine.uninstall(Scope.USER, Agent.CODEX);
+        machine.uninstall(Scope.USER, Agents.CODEX);
         assertThat(read(config)).isEqualTo(USER_CONFIG);
     }
 
@@ -169,7 +168,7 @@ class CodexInstallTest extends MachineFixture {
                 + "\n[shell_environment_policy]\ninherit = \"all\"\n\n[shell_environment_policy.set]\nPROJECT = \"shop\"\n");
         String original = read(config);
 
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
 
         String installed = read(config);
         String bashEnv = machine.layout().hookScript().resolveSibling("baton-bash-env").toString();
@@ -179,7 +178,7 @@ class CodexInstallTest extends MachineFixture {
         assertThat(machine.layout().hookScript().resolveSibling("baton-bash-env")).exists();
         assertThat(machine.layout().hookScript().resolveSibling("baton-shell")).isExecutable();
 
-        machine.uninstall(Scope.USER, Agent.CODEX);
+        machine.uninstall(Scope.USER, Agents.CODEX);
 
         assertThat(read(config)).isEqualTo(original);
     }
@@ -190,20 +189,20 @@ class CodexInstallTest extends MachineFixture {
                 "[shell_environment_policy]\nset = { PROJECT = \"shop\" }\n")) {
             Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG + "\n" + own);
 
-            machine.install(Scope.USER, Agent.CODEX);
+            machine.install(Scope.USER, Agents.CODEX);
 
             assertThat(read(config)).contains(own).doesNotContain("baton-bash-env");
             assertThat(machine.out()).contains("skipped           Codex's shell commands through Baton's wrapper: " + config);
-            machine.uninstall(Scope.USER, Agent.CODEX);
+            machine.uninstall(Scope.USER, Agents.CODEX);
             assertThat(read(config)).isEqualTo(USER_CONFIG + "\n" + own);
         }
     }
 
     @Test
     void aConfigTomlThatOnlyBatonWroteGoesAwayOnUninstall() throws Exception {
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
 
-        machine.uninstall(Scope.USER, Agent.CODEX);
+        machine.uninstall(Scope.USER, Agents.CODEX);
 
         assertThat(machine.home.resolve(".codex/config.toml")).doesNotExist();
     }
@@ -214,7 +213,7 @@ class CodexInstallTest extends MachineFixture {
         Path config = write(machine.home.resolve(".codex/config.toml"), USER_CONFIG + "\n[hooks.state.\"" + hooksFile
                 + ":pre_tool_use:0:0\"]\nenabled = true\ntrusted_hash = \"sha256:old\"\n");
 
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
 
         String text = read(config);
         assertThat(text).contains("enabled = true").doesNotContain("sha256:old");
@@ -225,13 +224,13 @@ class CodexInstallTest extends MachineFixture {
 
     @Test
     void uninstallingTheProjectScopeLeavesTheUserScopesTrustAlone() throws Exception {
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
         String userOnly = read(machine.home.resolve(".codex/config.toml"));
-        machine.install(Scope.PROJECT, Agent.CODEX);
+        machine.install(Scope.PROJECT, Agents.CODEX);
         assertThat(read(machine.home.resolve(".codex/config.toml")))
                 .contains(machine.project.resolve(".codex/hooks.json") + ":pre_tool_use:0:0");
 
-        machine.uninstall(Scope.PROJECT, Agent.CODEX);
+        machine.uninstall(Scope.PROJECT, Agents.CODEX);
 
         assertThat(read(machine.home.resolve(".codex/config.toml"))).isEqualTo(userOnly);
         assertThat(machine.home.resolve(".codex/hooks.json")).exists();
@@ -239,7 +238,7 @@ class CodexInstallTest extends MachineFixture {
 
     @Test
     void doctorReportsHooksCodexDoesNotTrust() throws Exception {
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
         Path config = machine.home.resolve(".codex/config.toml");
         Files.writeString(config, read(config).replaceAll("sha256:[0-9a-f]{64}", "sha256:0000"));
 
@@ -257,7 +256,7 @@ class CodexInstallTest extends MachineFixture {
     void aRealCodexTrustsEveryHookBatonInstalled() throws Exception {
         Optional<Path> codex = realCodex();
         assumeTrue(codex.isPresent(), "no Codex CLI here");
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
 
         Map<String, String> env = Map.of("HOME", machine.home.toString(), "CODEX_HOME", machine.home.resolve(".codex").toString());
         ProcessBuilder builder = new ProcessBuilder(codex.get().toString(), "app-server")

@@ -5,9 +5,8 @@ import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.installer.agents.CopilotHooks;
+import dev.baton.agent.copilot.CopilotHooks;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.Scope;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,7 @@ class CopilotHooksInstallTest extends MachineFixture {
 
     @Test
     void projectScopeWritesBatonsHookFileWithTheConfigKeyAsSecondArgument() throws Exception {
-        machine.install(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
 
         JsonNode document = JsonText.parseObject(read(machine.project.resolve(".github/hooks/baton.json")));
         assertThat(document.get("version").asInt()).isEqualTo(1);
@@ -44,7 +43,7 @@ class CopilotHooksInstallTest extends MachineFixture {
     void userScopeWritesIntoTheCopilotHomeHooksDirectory() throws Exception {
         machine.env.put("COPILOT_HOME", machine.root.resolve("copilot-home").toString());
 
-        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.USER, Agents.COPILOT);
 
         assertThat(machine.root.resolve("copilot-home/hooks/baton.json")).exists();
         assertThat(machine.project.resolve(".github")).doesNotExist();
@@ -55,8 +54,8 @@ class CopilotHooksInstallTest extends MachineFixture {
         Path theirs = write(machine.project.resolve(".github/hooks/audit.json"),
                 "{\"version\":1,\"hooks\":{\"preToolUse\":[{\"type\":\"command\",\"bash\":\"./audit.sh\"}]}}");
 
-        machine.install(Scope.PROJECT, Agent.COPILOT);
-        machine.uninstall(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
+        machine.uninstall(Scope.PROJECT, Agents.COPILOT);
 
         assertThat(read(theirs)).isEqualTo("{\"version\":1,\"hooks\":{\"preToolUse\":[{\"type\":\"command\",\"bash\":\"./audit.sh\"}]}}");
         assertThat(machine.project.resolve(".github/hooks/baton.json")).doesNotExist();
@@ -66,10 +65,10 @@ class CopilotHooksInstallTest extends MachineFixture {
     void uninstallLeavesNoEmptyHooksDirectoryBehind() throws Exception {
         write(machine.home.resolve(".copilot/config.json"), "{}\n");
 
-        machine.install(Scope.USER, Agent.COPILOT);
-        machine.install(Scope.PROJECT, Agent.COPILOT);
-        machine.uninstall(Scope.USER, Agent.COPILOT);
-        machine.uninstall(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.USER, Agents.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
+        machine.uninstall(Scope.USER, Agents.COPILOT);
+        machine.uninstall(Scope.PROJECT, Agents.COPILOT);
 
         assertThat(machine.home.resolve(".copilot/hooks")).doesNotExist();
         assertThat(machine.home.resolve(".copilot/config.json")).exists();
@@ -80,12 +79,12 @@ class CopilotHooksInstallTest extends MachineFixture {
 
     @Test
     void secondInstallDoesNotRewriteTheHookFile() throws Exception {
-        machine.install(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
         Path file = machine.project.resolve(".github/hooks/baton.json");
         FileTime past = FileTime.from(Instant.parse("2024-05-06T07:08:09Z"));
         Files.setLastModifiedTime(file, past);
 
-        machine.install(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
 
         assertThat(Files.getLastModifiedTime(file)).isEqualTo(past);
         assertThat(file.resolveSibling("baton.json.baton-backup")).doesNotExist();
@@ -95,7 +94,7 @@ class CopilotHooksInstallTest extends MachineFixture {
     void aCorruptedBatonHookFileIsSimplyRewritten() throws Exception {
         Path file = write(machine.project.resolve(".github/hooks/baton.json"), "{ truncated");
 
-        machine.install(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
 
         assertThat(CopilotHooks.missingEvents(JsonText.parseObject(read(file)))).isEmpty();
     }

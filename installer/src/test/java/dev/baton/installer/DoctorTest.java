@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.doctor.Check;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.Scope;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -192,7 +191,7 @@ class DoctorTest extends MachineFixture {
 
     @Test
     void anMcpEntryOfAnEarlierBuildIsFlaggedWithTheInstallThatReplacesIt() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         Path claudeJson = machine.home.resolve(".claude.json");
         write(claudeJson, read(claudeJson).replaceFirst("\"type\" *: *\"stdio\"", "\"type\": \"http\", \"url\": \"http://127.0.0.1:7433/mcp\""));
 
@@ -206,7 +205,7 @@ class DoctorTest extends MachineFixture {
     /** An install before baton-mcp ran the hook script as the MCP server: the install that replaces it is named. */
     @Test
     void anMcpEntryThatRunsTheHookScriptIsFlaggedWithTheInstallThatReplacesIt() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         Path claudeJson = machine.home.resolve(".claude.json");
         write(claudeJson, read(claudeJson).replace(machine.layout().mcpScript().toString(), machine.hookScript())
                 .replaceFirst("\"args\" *: *\\[ *\\]", "\"args\": [\"claude\", \"Mcp\"]"));
@@ -222,7 +221,7 @@ class DoctorTest extends MachineFixture {
     /** The MCP server is started as the agent starts it; one that cannot reach the sidecar is a problem, with why. */
     @Test
     void anMcpServerThatCannotListBatonsToolsIsAProblemThatSaysWhy() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         Files.writeString(machine.layout().mcpScript(), """
                 #!/usr/bin/env bash
                 while IFS= read -r line; do
@@ -241,7 +240,7 @@ class DoctorTest extends MachineFixture {
     /** Codex gives an MCP server a few variables and those its entry names: the doctor's run gets no more. */
     @Test
     void codexsMcpServerIsProbedWithOnlyTheVariablesCodexPassesOn() throws Exception {
-        machine.install(Scope.USER, Agent.CODEX);
+        machine.install(Scope.USER, Agents.CODEX);
         Path seen = machine.root.resolve("mcp-env");
         Files.writeString(machine.layout().mcpScript(), TestMachine.MCP_SERVER.replace(
                 "# stand-in for the packaged MCP server", "env >" + seen));

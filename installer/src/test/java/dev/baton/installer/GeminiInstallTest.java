@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonSyntax;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
 import dev.baton.installer.program.ProgramSource;
@@ -27,7 +26,7 @@ class GeminiInstallTest extends MachineFixture {
         Path settings = write(machine.home.resolve(".gemini/settings.json"), original);
         machine.env.put("BATON_PORT", "7455");
 
-        machine.install(Scope.USER, Agent.GEMINI);
+        machine.install(Scope.USER, Agents.GEMINI);
 
         ObjectNode tree = JsonText.parseObject(read(settings));
         List<String> events = new ArrayList<>();
@@ -42,7 +41,7 @@ class GeminiInstallTest extends MachineFixture {
         assertThat(read(settings)).doesNotContain("Bearer").doesNotContain("7455");
         assertThat(machine.out()).contains("GEMINI_CLI_TRUST_WORKSPACE=true");
 
-        machine.uninstall(Scope.USER, Agent.GEMINI);
+        machine.uninstall(Scope.USER, Agents.GEMINI);
 
         assertThat(read(settings)).isEqualTo(original);
     }
@@ -65,7 +64,7 @@ class GeminiInstallTest extends MachineFixture {
     void aGeminiSettingsFileWithCommentsIsEditedInPlaceAndGetsItsBytesBackAtUninstall() throws Exception {
         Path settings = write(machine.home.resolve(".gemini/settings.json"), COMMENTED);
 
-        machine.install(Scope.USER, Agent.GEMINI);
+        machine.install(Scope.USER, Agents.GEMINI);
 
         String installed = read(settings);
         ObjectNode tree = JsonText.parseObject(installed, JsonSyntax.COMMENTS);
@@ -77,7 +76,7 @@ class GeminiInstallTest extends MachineFixture {
                 + "  },\n  \"ui\": {\n    // \"theme\": \"GitHub\",\n  },\n  \"hooks\": {\n");
         assertThat(read(settings.resolveSibling("settings.json.baton-backup"))).isEqualTo(COMMENTED);
 
-        machine.uninstall(Scope.USER, Agent.GEMINI);
+        machine.uninstall(Scope.USER, Agents.GEMINI);
 
         assertThat(read(settings)).isEqualTo(COMMENTED);
         assertThat(settings.resolveSibling("settings.json.baton-backup")).doesNotExist();
@@ -86,11 +85,11 @@ class GeminiInstallTest extends MachineFixture {
     @Test
     void uninstallFromACommentedGeminiFileTheUserChangedSinceTakesOutOnlyBatonsEntries() throws Exception {
         Path settings = write(machine.home.resolve(".gemini/settings.json"), COMMENTED);
-        machine.install(Scope.USER, Agent.GEMINI);
+        machine.install(Scope.USER, Agents.GEMINI);
         // Gemini keeps comments when it saves a setting itself; the user (or Gemini) changed one since install.
         write(settings, read(settings).replace("\"gemini-2.5-pro\"", "\"gemini-2.5-flash\""));
 
-        machine.uninstall(Scope.USER, Agent.GEMINI);
+        machine.uninstall(Scope.USER, Agents.GEMINI);
 
         assertThat(read(settings)).isEqualTo(COMMENTED.replace("\"gemini-2.5-pro\"", "\"gemini-2.5-flash\""));
     }
@@ -101,7 +100,7 @@ class GeminiInstallTest extends MachineFixture {
         write(machine.userSettings(), "{}\n");
         var before = machine.allFiles();
 
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.GEMINI, Agent.CLAUDE))
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agents.GEMINI, Agents.CLAUDE))
                 .isInstanceOf(InstallerException.class)
                 .hasMessage("Refusing to edit " + machine.home.resolve(".gemini/settings.json") + ": it has a trailing"
                         + " comma at line 3, column 1, and Gemini CLI reads this file as JSON with // and /* */ comments"

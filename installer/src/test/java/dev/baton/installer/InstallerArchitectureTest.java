@@ -1,5 +1,6 @@
 package dev.baton.installer;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -13,11 +14,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The installer by role, from the bottom: where things are installed ({@code layout}); editing the agents' config
- * files ({@code config}); the doctor's checks and probes ({@code doctor}); each agent's wiring and checks ({@code
- * agents}); and beside them the user service ({@code service}) and the program files ({@code program}). The commands
- * in {@code dev.baton.installer} compose them. An import points down only, so no two packages import each other.
+ * files ({@code config}); the doctor's checks and probes ({@code doctor}); what agents share and the interface each
+ * implements ({@code agents}); and beside them the user service ({@code service}) and the program files ({@code
+ * program}). Above the roles, one package per agent ({@code dev.baton.agent.claude}, …) and the one list of them
+ * ({@code dev.baton.agent}); the commands in {@code dev.baton.installer} compose them. An import points down only, so
+ * no two packages import each other, and no agent's package knows another.
  */
 class InstallerArchitectureTest {
+
+    /** Each agent's own package, which only the registry names. */
+    private static final String AGENTS = "dev.baton.agent.*..";
+    /** The one class that lists the agents. */
+    private static final String REGISTRY = "dev.baton.agent";
+    private static final String[] ROLES = {"dev.baton.installer.agents..", "dev.baton.installer.service..",
+        "dev.baton.installer.program..", "dev.baton.installer.doctor..", "dev.baton.installer.config..",
+        "dev.baton.installer.layout.."};
 
     private static JavaClasses installer;
 
@@ -33,6 +44,8 @@ class InstallerArchitectureTest {
         layeredArchitecture()
                 .consideringOnlyDependenciesInLayers()
                 .layer("Commands").definedBy("dev.baton.installer")
+                .layer("Registry").definedBy(REGISTRY)
+                .layer("Agent packages").definedBy(AGENTS)
                 .layer("Agents").definedBy("dev.baton.installer.agents..")
                 .layer("Service").definedBy("dev.baton.installer.service..")
                 .layer("Program").definedBy("dev.baton.installer.program..")
@@ -40,16 +53,40 @@ class InstallerArchitectureTest {
                 .layer("Config").definedBy("dev.baton.installer.config..")
                 .layer("Layout").definedBy("dev.baton.installer.layout..")
                 .whereLayer("Commands").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Agents").mayOnlyBeAccessedByLayers("Commands")
+                .whereLayer("Registry").mayOnlyBeAccessedByLayers("Commands")
+                .whereLayer("Agent packages").mayOnlyBeAccessedByLayers("Registry")
+                .whereLayer("Agents").mayOnlyBeAccessedByLayers("Commands", "Registry", "Agent packages")
                 .whereLayer("Service").mayOnlyBeAccessedByLayers("Commands", "Doctor")
                 .whereLayer("Program").mayOnlyBeAccessedByLayers("Commands")
-                .whereLayer("Doctor").mayOnlyBeAccessedByLayers("Commands", "Agents")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Commands", "Agents", "Doctor", "Program")
+                .whereLayer("Doctor").mayOnlyBeAccessedByLayers("Commands", "Agents", "Agent packages")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Commands", "Agents", "Agent packages", "Doctor", "Program")
                 .check(installer);
     }
 
     @Test
     void noTwoPackagesDependOnEachOtherEvenThroughOthers() {
-        slices().matching("dev.baton.installer.(**)").should().beFreeOfCycles().check(installer);
+        slices().matching("dev.baton.(**)").should().beFreeOfCycles().check(installer);
+    }
+
+    @Test
+    void noAgentPackageKnowsAnotherAgent() {
+        slices().matching("dev.baton.agent.(*)..").should().notDependOnEachOther().check(installer);
+    }
+
+    @Test
+    void theCoreKnowsAgentsOnlyThroughTheRegistry() {
+        noClasses().that().resideOutsideOfPackages(AGENTS, REGISTRY)
+                .should().dependOnClassesThat().resideInAPackage(AGENTS)
+                .check(installer);
+        noClasses().that().resideInAPackage(AGENTS)
+                .should().dependOnClassesThat().resideInAPackage(REGISTRY)
+                .check(installer);
+    }
+
+    @Test
+    void theRolePackagesKnowNoAgent() {
+        noClasses().that().resideInAnyPackage(ROLES)
+                .should().dependOnClassesThat().resideInAnyPackage(AGENTS, REGISTRY)
+                .check(installer);
     }
 }

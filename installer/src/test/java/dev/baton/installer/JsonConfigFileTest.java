@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonConfigFile;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallerException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -56,7 +55,7 @@ class JsonConfigFileTest {
     @Test
     void aFileChangedBetweenReadAndWriteIsNotOverwritten() throws Exception {
         Path file = write(temp.resolve("claude.json"), "{\n  \"numStartups\": 1\n}\n");
-        JsonConfigFile config = JsonConfigFile.secret(file, Agent.CLAUDE);
+        JsonConfigFile config = Agents.CLAUDE.secretFile(file);
         JsonConfigFile.Snapshot before = config.read();
         write(file, "{\n  \"numStartups\": 2\n}\n");
         ObjectNode after = before.editableCopy().put("theme", "dark");
@@ -70,7 +69,7 @@ class JsonConfigFileTest {
     @Test
     void theBackupIsWrittenOnceSoThePristineOriginalSurvives() throws Exception {
         Path file = write(temp.resolve("settings.json"), "{\"model\": \"opus\"}");
-        JsonConfigFile config = JsonConfigFile.shared(file, Agent.CLAUDE);
+        JsonConfigFile config = Agents.CLAUDE.sharedFile(file);
 
         config.write(config.read(), JsonText.parseObject("{\"model\": \"sonnet\"}"));
         config.write(config.read(), JsonText.parseObject("{\"model\": \"haiku\"}"));

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonSyntax;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.config.JsonTextEdit;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.Scope;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -112,7 +111,7 @@ class JsonTextEditTest extends MachineFixture {
                 + "    \"hooks\": {\n        \"Notification\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send hi\"}]}]\n    }\n}";
         Path settings = write(machine.userSettings(), original);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         String installed = read(settings);
         assertThat(installed).startsWith("{\n    \"model\": \"opus\",\n    \"greeting\": \"caf\\u00e9\",\n"
@@ -124,7 +123,7 @@ class JsonTextEditTest extends MachineFixture {
 
         // The user changes something of their own, so the backup no longer matches and cannot simply come back.
         write(settings, installed.replace("\"opus\"", "\"sonnet\""));
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(settings)).isEqualTo(original.replace("\"opus\"", "\"sonnet\""));
         assertThat(machine.out()).contains("backup settings.json.baton-backup removed, no longer needed");

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonSyntax;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.Scope;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +37,7 @@ class McpRegistrationTest extends MachineFixture {
         machine.env.put("BATON_PORT", "48123");
         writeToken(batonHome, TOKEN + "\n");
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         String claudeJson = read(machine.home.resolve(".claude.json"));
         assertThat(JsonText.parseObject(claudeJson).at("/mcpServers/baton")).isEqualTo(JsonText.parseObject("""
@@ -54,7 +53,7 @@ class McpRegistrationTest extends MachineFixture {
                 {"mcpServers": {"first": {"command": "a"}, "baton": {"type": "http", "url": "http://127.0.0.1:7433/mcp",
                  "headersHelper": "printf x"}, "last": {"command": "b"}}}""");
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         assertThat(machine.out()).contains("~ MCP server baton");
         JsonNode servers = JsonText.parseObject(read(claudeJson)).get("mcpServers");
@@ -71,7 +70,7 @@ class McpRegistrationTest extends MachineFixture {
     void anEntryThatRanTheHookScriptAsMcpServerIsReplacedByBatonMcpAndUninstallRestoresTheOriginal() throws Exception {
         String original = resource("claude-json.json");
         Path claudeJson = write(machine.home.resolve(".claude.json"), original);
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         String current = """
                 {"type": "stdio", "command": "%s", "args": []}""".formatted(machine.layout().mcpScript());
         String earlier = """
@@ -82,14 +81,14 @@ class McpRegistrationTest extends MachineFixture {
         ((ObjectNode) tree.get("mcpServers")).set("baton", JsonText.parseObject(earlier));
         write(claudeJson, tree.toPrettyString());
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         assertThat(machine.out()).contains("~ MCP server baton");
         JsonNode servers = JsonText.parseObject(read(claudeJson)).get("mcpServers");
         assertThat(servers.fieldNames()).toIterable().containsExactlyElementsOf(order);
         assertThat(servers.get("baton")).isEqualTo(JsonText.parseObject(current));
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(claudeJson)).isEqualTo(original);
     }
@@ -100,7 +99,7 @@ class McpRegistrationTest extends MachineFixture {
         Path claudeJson = write(machine.home.resolve(".claude.json"), original);
         writeToken(batonHome, TOKEN);
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         ObjectNode before = JsonText.parseObject(original);
         ObjectNode after = JsonText.parseObject(read(claudeJson));
@@ -108,7 +107,7 @@ class McpRegistrationTest extends MachineFixture {
         assertThat(after).isEqualTo(before);
         assertThat(read(claudeJson)).contains("\"lastCost\": 1.2345", "\"env\": {}", "\"allowedTools\": []");
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(claudeJson)).isEqualTo(original);
     }
@@ -117,7 +116,7 @@ class McpRegistrationTest extends MachineFixture {
     void projectScopeRegistersTheSameCommandAndAsksForNoTokenVariable() throws Exception {
         writeToken(batonHome, TOKEN);
 
-        machine.install(Scope.PROJECT, Agent.CLAUDE);
+        machine.install(Scope.PROJECT, Agents.CLAUDE);
 
         JsonNode server = JsonText.parseObject(read(machine.project.resolve(".mcp.json"))).at("/mcpServers/baton");
         assertThat(server.get("command").asText()).isEqualTo(machine.layout().mcpScript().toString());
@@ -127,7 +126,7 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void localScopeRegistersTheServerUnderTheProjectInClaudeJson() throws Exception {
-        machine.install(Scope.LOCAL, Agent.CLAUDE);
+        machine.install(Scope.LOCAL, Agents.CLAUDE);
 
         ObjectNode claudeJson = JsonText.parseObject(read(machine.home.resolve(".claude.json")));
         assertThat(claudeJson.get("projects").get(machine.project.toString()).at("/mcpServers/baton/args"))
@@ -135,7 +134,7 @@ class McpRegistrationTest extends MachineFixture {
         assertThat(claudeJson.has("mcpServers")).isFalse();
         assertThat(machine.project.resolve(".mcp.json")).doesNotExist();
 
-        machine.uninstall(Scope.LOCAL, Agent.CLAUDE);
+        machine.uninstall(Scope.LOCAL, Agents.CLAUDE);
         assertThat(machine.home.resolve(".claude.json")).doesNotExist();
     }
 
@@ -146,7 +145,7 @@ class McpRegistrationTest extends MachineFixture {
         writeToken(batonHome, TOKEN);
         machine.env.put("BATON_PORT", "7999");
 
-        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.USER, Agents.COPILOT);
 
         JsonNode servers = JsonText.parseObject(read(config)).get("mcpServers");
         assertThat(servers.get("playwright")).isEqualTo(JsonText.parseObject(original).at("/mcpServers/playwright"));
@@ -154,7 +153,7 @@ class McpRegistrationTest extends MachineFixture {
                 {"type": "local", "command": "%s", "args": [], "tools": ["*"]}"""
                 .formatted(machine.layout().mcpScript())));
 
-        machine.uninstall(Scope.USER, Agent.COPILOT);
+        machine.uninstall(Scope.USER, Agents.COPILOT);
         assertThat(read(config)).isEqualTo(original);
     }
 
@@ -171,7 +170,7 @@ class McpRegistrationTest extends MachineFixture {
                 """;
         Path config = write(machine.home.resolve(".copilot/mcp-config.json"), original);
 
-        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.USER, Agents.COPILOT);
 
         String installed = read(config);
         assertThat(installed).startsWith("{\n  // servers for every repository\n  \"mcpServers\": {\n    \"playwright\": "
@@ -181,7 +180,7 @@ class McpRegistrationTest extends MachineFixture {
                 .asText()).isEqualTo(machine.layout().mcpScript().toString());
         write(config, installed.replace("@playwright/mcp@latest", "@playwright/mcp@0.0.41"));
 
-        machine.uninstall(Scope.USER, Agent.COPILOT);
+        machine.uninstall(Scope.USER, Agents.COPILOT);
 
         assertThat(read(config)).isEqualTo(original.replace("@playwright/mcp@latest", "@playwright/mcp@0.0.41"));
     }
@@ -200,11 +199,11 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void uninstallSavesNoBackupOfAFileTheAgentChangedSinceInstallCreatedIt() throws Exception {
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         Path claudeJson = machine.home.resolve(".claude.json");
         write(claudeJson, read(claudeJson).replaceFirst("\\{", "{\"numStartups\": 3,"));
 
-        machine.uninstall(Scope.USER, Agent.CLAUDE);
+        machine.uninstall(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(claudeJson)).contains("\"numStartups\": 3").doesNotContain("baton");
         assertThat(claudeJson.resolveSibling(".claude.json.baton-backup")).doesNotExist();
@@ -216,7 +215,7 @@ class McpRegistrationTest extends MachineFixture {
         Path config = write(machine.home.resolve(".copilot/mcp-config.json"), resource("copilot-mcp-config.json"));
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
 
-        machine.install(Scope.USER, Agent.COPILOT);
+        machine.install(Scope.USER, Agents.COPILOT);
 
         assertThat(read(config)).contains("\"baton\"").doesNotContain("Bearer");
         assertThat(mode(config)).isEqualTo("rw-r--r--");
@@ -224,11 +223,11 @@ class McpRegistrationTest extends MachineFixture {
 
     @Test
     void uninstallingAProjectScopeLeavesTheUserScopeCopilotServerAlone() throws Exception {
-        machine.install(Scope.USER, Agent.COPILOT);
-        machine.install(Scope.PROJECT, Agent.COPILOT);
+        machine.install(Scope.USER, Agents.COPILOT);
+        machine.install(Scope.PROJECT, Agents.COPILOT);
         String userConfig = read(machine.home.resolve(".copilot/mcp-config.json"));
 
-        machine.uninstall(Scope.PROJECT, Agent.COPILOT);
+        machine.uninstall(Scope.PROJECT, Agents.COPILOT);
 
         assertThat(read(machine.home.resolve(".copilot/mcp-config.json"))).isEqualTo(userConfig).contains("\"baton\"");
         assertThat(machine.project.resolve(".github/hooks/baton.json")).doesNotExist();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonSyntax;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
 import java.io.PrintWriter;
@@ -40,7 +39,7 @@ class OpenCodeInstallTest extends MachineFixture {
     void installWritesThePluginAndTheMcpServerAndUninstallGivesTheConfigItsBytesBack() throws Exception {
         Path config = write(machine.home.resolve(".config/opencode/opencode.json"), USERS_CONFIG);
 
-        machine.install(Scope.USER, Agent.OPENCODE);
+        machine.install(Scope.USER, Agents.OPENCODE);
 
         String plugin = read(userPlugin());
         assertThat(plugin).startsWith("// Baton's OpenCode plug-in")
@@ -52,7 +51,7 @@ class OpenCodeInstallTest extends MachineFixture {
         assertThat(read(config)).contains("// my provider");
         assertThat(machine.out()).contains("OpenCode loads plug-ins when it starts");
 
-        machine.uninstall(Scope.USER, Agent.OPENCODE);
+        machine.uninstall(Scope.USER, Agents.OPENCODE);
 
         assertThat(read(config)).isEqualTo(USERS_CONFIG);
         assertThat(config.resolveSibling("opencode.json.baton-backup")).doesNotExist();
@@ -64,14 +63,14 @@ class OpenCodeInstallTest extends MachineFixture {
     void aProjectInstallPutsThePluginInTheProjectAndUninstallLeavesNoTrace() throws Exception {
         var before = machine.allFiles();
 
-        machine.install(Scope.PROJECT, Agent.OPENCODE);
+        machine.install(Scope.PROJECT, Agents.OPENCODE);
 
         assertThat(read(machine.project.resolve(".opencode/plugins/baton.js"))).startsWith("// Baton's OpenCode plug-in");
         assertThat(JsonText.parseObject(read(machine.project.resolve("opencode.json"))).at("/mcp/baton/type").asText())
                 .isEqualTo("local");
         assertThat(userPlugin()).doesNotExist();
 
-        machine.uninstall(Scope.PROJECT, Agent.OPENCODE);
+        machine.uninstall(Scope.PROJECT, Agents.OPENCODE);
 
         assertThat(machine.project.resolve("opencode.json")).doesNotExist();
         assertThat(machine.project.resolve(".opencode")).doesNotExist();
@@ -86,7 +85,7 @@ class OpenCodeInstallTest extends MachineFixture {
         write(userPlugin(), "export const Mine = async () => ({})\n");
         Path config = write(machine.home.resolve(".config/opencode/opencode.json"), USERS_CONFIG);
 
-        assertThatThrownBy(() -> machine.install(Scope.USER, Agent.OPENCODE))
+        assertThatThrownBy(() -> machine.install(Scope.USER, Agents.OPENCODE))
                 .isInstanceOf(InstallerException.class).hasMessageContaining("it is not Baton's OpenCode plug-in");
 
         assertThat(read(userPlugin())).isEqualTo("export const Mine = async () => ({})\n");
@@ -97,7 +96,7 @@ class OpenCodeInstallTest extends MachineFixture {
     void openCodesConfigDirectoryFollowsXdgConfigHome() throws Exception {
         machine.env.put("XDG_CONFIG_HOME", machine.root.resolve("xdg").toString());
 
-        machine.install(Scope.USER, Agent.OPENCODE);
+        machine.install(Scope.USER, Agents.OPENCODE);
 
         assertThat(machine.root.resolve("xdg/opencode/plugins/baton.js")).exists();
         assertThat(machine.root.resolve("xdg/opencode/opencode.json")).exists();
@@ -106,7 +105,7 @@ class OpenCodeInstallTest extends MachineFixture {
 
     @Test
     void theDoctorReportsThePluginCurrentAndTheMcpEntryThenAPluginChangedSinceInstall() throws Exception {
-        machine.install(Scope.USER, Agent.OPENCODE);
+        machine.install(Scope.USER, Agents.OPENCODE);
 
         String report = doctorReport();
 

@@ -4,7 +4,6 @@ import static dev.baton.installer.TestMachine.read;
 import static dev.baton.installer.TestMachine.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.Scope;
 import dev.baton.installer.program.ClassDataArchive;
 import dev.baton.installer.program.JvmOptions;
@@ -269,7 +268,7 @@ class ProgramFilesTest extends MachineFixture {
         StringWriter out = new StringWriter();
         new Installer(machine.layout(), TestMachine.SCRIPT, new ProgramSource(machine.jar, machine.jar.toString(),
                 java.util.Optional.of(runtime)), new PrintWriter(out), new PrintWriter(new StringWriter()))
-                .install(machine.target(Scope.USER, Agent.CLAUDE), false, false);
+                .install(machine.target(Scope.USER, Agents.CLAUDE), false, false);
         return out.toString();
     }
 
@@ -285,7 +284,7 @@ class ProgramFilesTest extends MachineFixture {
     void aHomeWithSpacesIsQuotedInTheHookCommands() throws Exception {
         machine.env.put("XDG_DATA_HOME", machine.root.resolve("My Data").toString());
 
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
 
         assertThat(read(machine.userSettings()))
                 .contains("\"command\": \"'" + machine.root.resolve("My Data/baton/hooks/baton-hook") + "' claude Stop\"");

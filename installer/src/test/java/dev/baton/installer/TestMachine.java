@@ -1,11 +1,12 @@
 package dev.baton.installer;
 
-import dev.baton.installer.layout.Agent;
+import dev.baton.agent.AgentWirings;
+import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.agents.Target;
 import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
-import dev.baton.installer.layout.Target;
 import dev.baton.installer.program.ProgramSource;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,10 +15,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -89,16 +89,19 @@ final class TestMachine {
         return new Uninstaller(layout(), new PrintWriter(out, true));
     }
 
-    int install(Scope scope, Agent... agents) throws InstallerException {
+    int install(Scope scope, AgentWiring... agents) throws InstallerException {
         return installer().install(target(scope, agents), false, true);
     }
 
-    int uninstall(Scope scope, Agent... agents) throws InstallerException {
+    int uninstall(Scope scope, AgentWiring... agents) throws InstallerException {
         return uninstaller().uninstall(target(scope, agents), false, false);
     }
 
-    Target target(Scope scope, Agent... agents) {
-        return new Target(agents.length == 0 ? Set.of() : EnumSet.of(agents[0], agents), scope, project);
+    Target target(Scope scope, AgentWiring... agents) {
+        // In the order of the agents' list, as the command line gives them.
+        List<AgentWiring> named = List.of(agents);
+        return new Target(agents.length == 0 ? AgentWirings.ALL
+                : AgentWirings.ALL.stream().filter(named::contains).toList(), scope, project);
     }
 
     String out() {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.home.BatonHome;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
 import dev.baton.installer.service.ServiceManagerCall;
@@ -133,7 +132,7 @@ class UserServiceTest extends MachineFixture {
     @Test
     void uninstallPurgeRemovesTheServiceWhoseLauncherItDeletes() throws Exception {
         assumeNoUserManager();
-        machine.install(Scope.USER, Agent.CLAUDE);
+        machine.install(Scope.USER, Agents.CLAUDE);
         service().install(new PrintWriter(out, true), false);
 
         int exit = new picocli.CommandLine(new UninstallCommand(machine.env)).setOut(new PrintWriter(out, true))

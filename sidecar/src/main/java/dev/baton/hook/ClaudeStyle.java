@@ -24,10 +24,10 @@ public final class ClaudeStyle {
     /**
      * @param filesWritten the files a tool writes, given its name and tool_input; null when it writes none
      */
-    public static HookCall read(HookPayload payload, String eventArg, AgentKind agent,
+    public static HookCall read(HookPayload payload, String eventArg, AgentKind agent, EventNames names,
                          BiFunction<String, JsonNode, List<String>> filesWritten) {
         String eventName = payload.has("hook_event_name") ? payload.text("hook_event_name") : eventArg;
-        EventKind event = EventKind.fromName(eventName);
+        EventKind event = names.kindOf(eventName);
         String subagent = payload.text("agent_id");
         if (event == EventKind.SUBAGENT_STOP && subagent == null) {
             event = EventKind.OTHER; // a subagent's end without its id says nothing about the main conversation

@@ -53,9 +53,12 @@ public abstract class Dialect {
         return false;
     }
 
+    /** The agent's names for its events. */
+    protected abstract EventNames eventNames();
+
     /** @param eventArg the event name the hook was registered under, as the script passes it (may be null) */
     protected HookCall read(HookPayload payload, String eventArg) {
-        return ClaudeStyle.read(payload, eventArg, agent, this::filesWritten);
+        return ClaudeStyle.read(payload, eventArg, agent, eventNames(), this::filesWritten);
     }
 
     /** The files a call of {@code tool} writes, given its arguments; null when the tool writes none. */

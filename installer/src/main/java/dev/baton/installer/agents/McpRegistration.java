@@ -5,10 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonConfigFile;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.config.JsonTrees;
-import dev.baton.installer.layout.Agent;
-import dev.baton.installer.layout.InstallLayout;
-import dev.baton.installer.layout.Scope;
-import dev.baton.installer.layout.Target;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Baton's MCP server entry, {@code mcpServers.baton}, in the agents' JSON MCP configuration (Codex's is TOML, see
- * {@link CodexConfigToml}). Every agent starts the server as a command over stdio, {@value HookScript#MCP} with no
+ * Codex's package). Every agent starts the server as a command over stdio, {@value HookScript#MCP} with no
  * arguments, which starts the sidecar when none runs and passes each message on to its {@code /mcp} endpoint. So an
  * agent that connects to its MCP servers before any hook ran still has Baton's tools, and no entry holds the token
  * or the sidecar's address: the script reads both from BATON_HOME, as a hook does. An entry of an earlier install
@@ -27,9 +23,15 @@ public final class McpRegistration {
     public static final String SERVER = "baton";
 
     /**
-     * Where one entry goes: a file, and the keys leading from its root to the object that holds {@code mcpServers}.
+     * Where one entry goes: a file, and the keys leading from its root to the object that holds {@code mcpServers};
+     * and the entry's shape in that agent: its {@code type}, if it has one, and whether it lists the tools to use.
      */
-    public record Placement(Agent agent, JsonConfigFile file, List<String> path) {
+    public record Placement(JsonConfigFile file, List<String> path, Optional<String> type, boolean listsTools) {
+
+        /** An entry at the file's root. */
+        public Placement(JsonConfigFile file, Optional<String> type, boolean listsTools) {
+            this(file, List.of(), type, listsTools);
+        }
 
         String describe() {
             List<String> keys = new ArrayList<>(path);
@@ -42,48 +44,13 @@ public final class McpRegistration {
     private McpRegistration() {
     }
 
-    public static List<Placement> placements(InstallLayout layout, Target target) {
-        List<Placement> placements = new ArrayList<>();
-        if (target.includes(Agent.CLAUDE)) {
-            placements.add(claude(layout, target));
-        }
-        // Copilot CLI has one MCP file, the user's; project and local installs leave it to the user-scope install.
-        if (target.includes(Agent.COPILOT) && target.scope() == Scope.USER) {
-            placements.add(new Placement(Agent.COPILOT,
-                    JsonConfigFile.shared(layout.copilotDir().resolve("mcp-config.json"), Agent.COPILOT), List.of()));
-        }
-        if (target.includes(Agent.GEMINI) && target.scope() != Scope.LOCAL) {
-            Path file = AgentFiles.hookFile(layout, Agent.GEMINI, target.scope(), target.project()).orElseThrow();
-            placements.add(new Placement(Agent.GEMINI, JsonConfigFile.shared(file, Agent.GEMINI), List.of()));
-        }
-        return placements;
-    }
-
-    public static Placement claude(InstallLayout layout, Target target) {
-        return switch (target.scope()) {
-            // ~/.claude.json also holds Claude Code's own account data: owner-only when Baton creates it.
-            case USER -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson(), Agent.CLAUDE), List.of());
-            case PROJECT -> new Placement(Agent.CLAUDE,
-                    JsonConfigFile.shared(target.project().resolve(".mcp.json"), Agent.CLAUDE), List.of());
-            // Claude Code keeps local-scope servers in ~/.claude.json under the project's absolute path.
-            case LOCAL -> new Placement(Agent.CLAUDE, JsonConfigFile.secret(layout.claudeJson(), Agent.CLAUDE),
-                    List.of("projects", target.project().toString()));
-        };
-    }
-
     /** The entry for a placement: {@code mcpScript} run as the agent's MCP server. */
     public static ObjectNode entry(Placement placement, Path mcpScript) {
         ObjectNode entry = JsonText.MAPPER.createObjectNode();
-        switch (placement.agent()) {
-            case CLAUDE -> entry.put("type", "stdio");
-            case COPILOT -> entry.put("type", "local");
-            case GEMINI -> { } // Gemini CLI tells a stdio server by its command
-            case CODEX -> throw new IllegalArgumentException("Codex's MCP entry is TOML");
-            case OPENCODE -> throw new IllegalArgumentException("OpenCode's MCP entry is its own, see OpenCodeConfig");
-        }
+        placement.type().ifPresent(type -> entry.put("type", type));
         entry.put("command", mcpScript.toAbsolutePath().toString());
         entry.putArray("args");
-        if (placement.agent() == Agent.COPILOT) {
+        if (placement.listsTools()) {
             entry.putArray("tools").add("*");
         }
         return entry;

@@ -1,11 +1,8 @@
 package dev.baton.installer.agents;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.doctor.Check.Status;
 import dev.baton.installer.doctor.Check;
 import dev.baton.installer.doctor.ProbeRun;
-import dev.baton.installer.layout.Agent;
-import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,15 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The doctor's checks of how each agent's shell commands are guarded: whether this machine can make the files other
- * sessions hold read-only for a command (a probe run of the installed wrapper, {@code baton-shell --read-only}, on a scratch file), and per agent
- * whether its commands pass through Baton's wrapper: Claude Code through CLAUDE_CODE_SHELL_PREFIX, Codex CLI through
- * the BASH_ENV of its commands, Copilot CLI and Gemini CLI through their hooks, which rewrite a command while other
- * sessions hold files. Where the wrapper cannot work, the checks before and after a command still apply: the line
- * says so without counting as a problem.
+ * The doctor's checks of how the agents' shell commands are guarded: whether this machine can make the files other
+ * sessions hold read-only for a command (a probe run of the installed wrapper, {@code baton-shell --read-only}, on a
+ * scratch file), and the line of an agent whose hooks rewrite a command while other sessions hold files. Each agent
+ * checks its own way of passing commands through the wrapper (Claude Code's CLAUDE_CODE_SHELL_PREFIX, Codex CLI's
+ * BASH_ENV). Where the wrapper cannot work, the checks before and after a command still apply: the line says so
+ * without counting as a problem.
  */
 public final class ShellWrapperChecks {
 
@@ -67,50 +63,14 @@ public final class ShellWrapperChecks {
         }
     }
 
-    /**
-     * Whether the agent's shell commands pass through the wrapper, given the hook file holding all of Baton's hooks
-     * for it (the first scope found), or empty when there is none.
-     */
-    public static Optional<Check> agent(InstallLayout layout, Agent agent, Optional<ObjectNode> hooksTree) {
-        String subject = agent.displayName().split(" ")[0] + " shell";
-        switch (agent) {
-            case CLAUDE -> {
-                if (hooksTree.isEmpty()) {
-                    return Optional.empty();
-                }
-                if (ClaudeSettings.hasShellPrefix(hooksTree.get(), layout.hookScript())) {
-                    return Optional.of(Check.ok(subject, "every Bash command runs through Baton's wrapper ("
-                            + ClaudeSettings.SHELL_PREFIX + ")"));
-                }
-                return Optional.of(Check.problem(subject, "the settings holding Baton's hooks do not set "
-                        + ClaudeSettings.SHELL_PREFIX + " to Baton's wrapper (" + ClaudeSettings.shellPrefix(layout.hookScript())
-                        + "): Bash commands are only checked before and after they run", "run `baton install --claude` again"));
-            }
-            case CODEX -> {
-                Path config = AgentFiles.codexConfig(layout);
-                try {
-                    String text = Files.exists(config) ? Files.readString(config) : "";
-                    Optional<String> set = CodexConfigToml.shellEnvironment(text);
-                    String ours = layout.hookScript().resolveSibling(HookScript.BASH_ENV).toAbsolutePath().toString();
-                    if (set.isPresent() && set.get().equals(ours)) {
-                        return Optional.of(Check.ok(subject, "commands run by bash pass through Baton's wrapper (BASH_ENV in "
-                                + config + "); a command run by another shell is checked before and after it runs"));
-                    }
-                    if (set.isPresent()) {
-                        return Optional.of(new Check(Status.SKIPPED, subject, "predicted only: " + config + " sets BASH_ENV"
-                                + " for Codex's commands itself (" + set.get() + ")", ""));
-                    }
-                    return Optional.of(Check.problem(subject, config + " does not run Codex's commands through Baton's"
-                            + " wrapper (no BASH_ENV in shell_environment_policy.set)", "run `baton install --codex` again"));
-                } catch (IOException e) {
-                    return Optional.of(Check.problem(subject, "cannot read " + config + ": " + e.getMessage(),
-                            "fix the file, then run `baton install --codex` again"));
-                }
-            }
-            default -> {
-                return Optional.of(Check.ok(subject, "while other sessions hold files, its hook has each command run"
-                        + " through Baton's wrapper (its permission rules then see the wrapped command)"));
-            }
-        }
+    /** An agent whose hook has each shell command run through the wrapper while other sessions hold files. */
+    public static Check throughHook(AgentWiring agent) {
+        return Check.ok(subject(agent), "while other sessions hold files, its hook has each command run"
+                + " through Baton's wrapper (its permission rules then see the wrapped command)");
+    }
+
+    /** The subject of an agent's shell check ("Claude shell"). */
+    public static String subject(AgentWiring agent) {
+        return AgentChecks.subject(agent, "shell");
     }
 }

@@ -1,7 +1,6 @@
 package dev.baton.installer.config;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallerException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -39,14 +38,19 @@ public final class JsonConfigFile {
         this.syntax = syntax;
     }
 
-    /** A file the user or agent owns, readable by others when Baton has to create it. */
-    public static JsonConfigFile shared(Path path, Agent agent) {
-        return new JsonConfigFile(path, SHARED_MODE, true, agent.displayName(), JsonSyntax.of(agent));
+    /**
+     * A file the user or agent owns, readable by others when Baton has to create it.
+     *
+     * @param owner  the agent that reads it, as named to the user
+     * @param syntax what that agent's parser accepts
+     */
+    public static JsonConfigFile shared(Path path, String owner, JsonSyntax syntax) {
+        return new JsonConfigFile(path, SHARED_MODE, true, owner, syntax);
     }
 
     /** A file the user owns that holds (or may hold) the sidecar's token: made owner-only when Baton writes it. */
-    public static JsonConfigFile secret(Path path, Agent agent) {
-        return new JsonConfigFile(path, SECRET_MODE, true, agent.displayName(), JsonSyntax.of(agent));
+    public static JsonConfigFile secret(Path path, String owner, JsonSyntax syntax) {
+        return new JsonConfigFile(path, SECRET_MODE, true, owner, syntax);
     }
 
     /** A file only Baton writes, so there is no original worth keeping. */

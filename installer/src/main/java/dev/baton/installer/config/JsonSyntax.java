@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.baton.installer.layout.Agent;
 
 /**
  * What an agent's own parser accepts in its JSON configuration, so Baton reads and keeps exactly that: a file the
@@ -15,7 +14,7 @@ import dev.baton.installer.layout.Agent;
  * with {@code JSON.parse} ("Invalid or malformed JSON" for a comment or a trailing comma); Gemini CLI strips
  * {@code //} and {@code /* *}{@code /} comments (strip-json-comments) before {@code JSON.parse}, so a trailing comma
  * still fails; Copilot CLI reads {@code mcp-config.json} with both, OpenCode its {@code opencode.json} (jsonc-parser with
- * allowTrailingComma); Codex reads {@code hooks.json} with serde_json.
+ * allowTrailingComma); Codex reads {@code hooks.json} with serde_json. Each agent names its own.
  */
 public enum JsonSyntax {
     PLAIN(false, false, "plain JSON, without comments or trailing commas"),
@@ -37,15 +36,6 @@ public enum JsonSyntax {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .build();
         this.description = description;
-    }
-
-    /** What the agent's CLI accepts in the JSON files Baton edits for it. */
-    public static JsonSyntax of(Agent agent) {
-        return switch (agent) {
-            case CLAUDE, CODEX -> PLAIN;
-            case GEMINI -> COMMENTS;
-            case COPILOT, OPENCODE -> COMMENTS_AND_TRAILING_COMMAS;
-        };
     }
 
     /** The mapper that parses this syntax; its factory's parsers too (for the offsets of a textual edit). */

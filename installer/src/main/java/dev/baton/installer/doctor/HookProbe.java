@@ -2,12 +2,10 @@ package dev.baton.installer.doctor;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.installer.config.JsonText;
-import dev.baton.installer.layout.Agent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +24,23 @@ public final class HookProbe {
     public record Outcome(boolean allowed, String description) {
     }
 
+    /** An agent's hook payloads for the probe, and what else it sets for its hooks. */
+    public interface Payloads {
+
+        /** The before-tool payload of a write of {@code file}. */
+        String edit(String session, Path cwd, Path file);
+
+        /** The session-end payload. */
+        default String end(String session, Path cwd) {
+            return hookPayload(session, cwd, "SessionEnd").put("reason", "other").toString();
+        }
+
+        /** Variables the agent sets for its hook commands. */
+        default Map<String, String> environment() {
+            return Map.of();
+        }
+    }
+
     private final Map<String, String> environment;
 
     public HookProbe(Map<String, String> environment) {
@@ -36,15 +51,15 @@ public final class HookProbe {
      * @param editCommand the command registered for the agent's before-tool event
      * @param endCommand  the command registered for its session-end event, if any
      */
-    public Outcome probe(Agent agent, String editCommand, Optional<String> endCommand) {
+    public Outcome probe(Payloads agent, String editCommand, Optional<String> endCommand) {
         Path scratch = null;
         try {
             scratch = Files.createTempDirectory("baton-doctor-");
             String session = "baton-doctor-" + UUID.randomUUID();
             Path file = scratch.resolve("probe.txt");
-            ProbeRun edit = run(agent, editCommand, editPayload(agent, session, scratch, file), scratch);
+            ProbeRun edit = run(agent, editCommand, agent.edit(session, scratch, file), scratch);
             if (endCommand.isPresent()) {
-                run(agent, endCommand.get(), endPayload(agent, session, scratch), scratch);
+                run(agent, endCommand.get(), agent.end(session, scratch), scratch);
             }
             if (edit.timedOut()) {
                 return new Outcome(false, "exit -1: no answer within " + ProbeRun.LIMIT.toSeconds() + " s");
@@ -68,56 +83,17 @@ public final class HookProbe {
     }
 
     /** The hook command as the agent runs it: {@code /bin/sh -c COMMAND} in the project, the payload on stdin. */
-    private ProbeRun run(Agent agent, String command, String payload, Path directory)
+    private ProbeRun run(Payloads agent, String command, String payload, Path directory)
             throws IOException, InterruptedException {
         Map<String, String> env = new HashMap<>(environment);
-        if (agent == Agent.CLAUDE) {
-            env.put("CLAUDECODE", "1"); // as Claude Code sets it for its hooks
-        }
+        env.putAll(agent.environment());
         return ProbeRun.run(List.of("/bin/sh", "-c", command), env, directory, payload.getBytes(StandardCharsets.UTF_8));
     }
 
-    public static String editPayload(Agent agent, String session, Path cwd, Path file) {
-        ObjectNode payload = JsonText.MAPPER.createObjectNode();
-        switch (agent) {
-            case COPILOT -> {
-                payload.put("sessionId", session).put("timestamp", Instant.now().toEpochMilli()).put("cwd", cwd.toString())
-                        .put("toolName", "create");
-                payload.putObject("toolArgs").put("path", file.toString()).put("file_text", "probe\n");
-            }
-            case CODEX -> {
-                base(payload, session, cwd, "PreToolUse").put("turn_id", "baton-doctor").put("model", "probe")
-                        .put("tool_name", "apply_patch").put("tool_use_id", "baton-doctor");
-                payload.putObject("tool_input").put("command",
-                        "*** Begin Patch\n*** Add File: " + file + "\n+probe\n*** End Patch\n");
-            }
-            case GEMINI -> {
-                base(payload, session, cwd, "BeforeTool").put("timestamp", Instant.now().toString())
-                        .put("tool_name", "write_file");
-                payload.putObject("tool_input").put("file_path", file.toString()).put("content", "probe\n");
-            }
-            case CLAUDE -> {
-                base(payload, session, cwd, "PreToolUse").put("tool_name", "Write").put("tool_use_id", "baton-doctor");
-                payload.putObject("tool_input").put("file_path", file.toString()).put("content", "probe\n");
-            }
-            case OPENCODE -> throw new IllegalArgumentException("OpenCode runs Baton's plug-in, no hook command");
-        }
-        return payload.toString();
-    }
-
-    public static String endPayload(Agent agent, String session, Path cwd) {
-        ObjectNode payload = JsonText.MAPPER.createObjectNode();
-        if (agent == Agent.COPILOT) {
-            payload.put("sessionId", session).put("timestamp", Instant.now().toEpochMilli()).put("cwd", cwd.toString())
-                    .put("reason", "complete");
-        } else {
-            base(payload, session, cwd, "SessionEnd").put("reason", "other");
-        }
-        return payload.toString();
-    }
-
-    private static ObjectNode base(ObjectNode payload, String session, Path cwd, String event) {
-        return payload.put("session_id", session).put("transcript_path", cwd.resolve("transcript.jsonl").toString())
+    /** The fields Claude Code's hook payloads begin with, which Codex and Gemini CLI copied. */
+    public static ObjectNode hookPayload(String session, Path cwd, String event) {
+        return JsonText.MAPPER.createObjectNode().put("session_id", session)
+                .put("transcript_path", cwd.resolve("transcript.jsonl").toString())
                 .put("cwd", cwd.toString()).put("hook_event_name", event);
     }
 

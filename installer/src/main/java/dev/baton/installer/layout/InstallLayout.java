@@ -70,17 +70,6 @@ public record InstallLayout(
         return Optional.ofNullable(env.get(name)).filter(text -> !text.isBlank());
     }
 
-    /** The agent's own configuration directory, whose existence means the agent is used here. */
-    public Path configDir(Agent agent) {
-        return switch (agent) {
-            case CLAUDE -> claudeDir;
-            case COPILOT -> copilotDir;
-            case CODEX -> codexDir;
-            case GEMINI -> geminiDir;
-            case OPENCODE -> opencodeDir;
-        };
-    }
-
     public Path hookScript() {
         return dataDir.resolve("hooks/baton-hook");
     }

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.hook.ClaudeStyle;
 import dev.baton.hook.Dialect;
+import dev.baton.hook.EventKind;
+import dev.baton.hook.EventNames;
 import dev.baton.hook.HookPayload;
 import dev.baton.hook.PatchPaths;
 import dev.baton.session.AgentKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,6 +22,17 @@ import java.util.Set;
  * apply_patch heredoc; no PostToolUse follows the latter, so the turn's end finishes that edit.
  */
 public final class CodexDialect extends Dialect {
+
+    /** Codex names its events as Claude Code does (0.169 sends five of them). */
+    private static final EventNames NAMES = new EventNames(Map.ofEntries(
+            Map.entry("SessionStart", EventKind.SESSION_START),
+            Map.entry("PreToolUse", EventKind.PRE_TOOL),
+            Map.entry("PostToolUse", EventKind.POST_TOOL),
+            Map.entry("PostToolUseFailure", EventKind.TOOL_FAILED),
+            Map.entry("PermissionDenied", EventKind.TOOL_FAILED),
+            Map.entry("Stop", EventKind.STOP),
+            Map.entry("SubagentStop", EventKind.SUBAGENT_STOP),
+            Map.entry("SessionEnd", EventKind.SESSION_END)));
 
     public static final CodexDialect INSTANCE = new CodexDialect();
 
@@ -85,5 +99,10 @@ public final class CodexDialect extends Dialect {
             }
         }
         return null;
+    }
+
+    @Override
+    protected EventNames eventNames() {
+        return NAMES;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.hook.ClaudeStyle;
 import dev.baton.hook.Dialect;
 import dev.baton.hook.EventKind;
+import dev.baton.hook.EventNames;
 import dev.baton.hook.HookCall;
 import dev.baton.hook.HookPayload;
 import dev.baton.hook.PatchPaths;
@@ -13,6 +14,7 @@ import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +24,19 @@ import java.util.Set;
  * {@code {"permissionDecision":"deny",…}} objects.
  */
 public final class CopilotDialect extends Dialect {
+
+    /** Copilot CLI's config keys (camelCase), and the PascalCase names it sends to a project's Claude Code hooks. */
+    private static final EventNames NAMES = new EventNames(Map.ofEntries(
+            Map.entry("sessionStart", EventKind.SESSION_START),
+            Map.entry("preToolUse", EventKind.PRE_TOOL),
+            Map.entry("postToolUse", EventKind.POST_TOOL),
+            Map.entry("postToolUseFailure", EventKind.TOOL_FAILED),
+            Map.entry("permissionDenied", EventKind.TOOL_FAILED),
+            Map.entry("errorOccurred", EventKind.TOOL_FAILED),
+            Map.entry("stop", EventKind.STOP),
+            Map.entry("agentStop", EventKind.STOP),
+            Map.entry("subagentStop", EventKind.SUBAGENT_STOP),
+            Map.entry("sessionEnd", EventKind.SESSION_END)));
 
     public static final CopilotDialect INSTANCE = new CopilotDialect();
 
@@ -46,7 +61,7 @@ public final class CopilotDialect extends Dialect {
             throw BatonException.invalid("Copilot CLI payloads carry no event name; pass the hook's config key"
                     + " (e.g. event=preToolUse), as `baton-hook copilot preToolUse` does");
         }
-        EventKind event = EventKind.fromName(eventArg);
+        EventKind event = NAMES.kindOf(eventArg);
         String tool = payload.text("toolName");
         String result = resultType(payload);
         if (event == EventKind.POST_TOOL && result != null && FAILED_RESULTS.contains(result)) {
@@ -141,5 +156,10 @@ public final class CopilotDialect extends Dialect {
             answer.put("additionalContext", context);
         }
         return answer;
+    }
+
+    @Override
+    protected EventNames eventNames() {
+        return NAMES;
     }
 }

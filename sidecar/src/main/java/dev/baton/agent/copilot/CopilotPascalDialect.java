@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.hook.ClaudeStyle;
 import dev.baton.hook.Dialect;
 import dev.baton.hook.EventKind;
+import dev.baton.hook.EventNames;
 import dev.baton.hook.HookPayload;
 import dev.baton.session.AgentKind;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Copilot CLI running the hooks of {@code .claude/settings.json}: Claude-style names and fields, an ISO
@@ -16,6 +18,19 @@ import java.util.List;
  * and Claude's hookSpecificOutput; each reader takes its own and ignores the other.
  */
 public final class CopilotPascalDialect extends Dialect {
+
+    /** The PascalCase names Copilot CLI sends to a project's Claude Code hooks, and its own. */
+    private static final EventNames NAMES = new EventNames(Map.ofEntries(
+            Map.entry("sessionStart", EventKind.SESSION_START),
+            Map.entry("preToolUse", EventKind.PRE_TOOL),
+            Map.entry("postToolUse", EventKind.POST_TOOL),
+            Map.entry("postToolUseFailure", EventKind.TOOL_FAILED),
+            Map.entry("permissionDenied", EventKind.TOOL_FAILED),
+            Map.entry("errorOccurred", EventKind.TOOL_FAILED),
+            Map.entry("stop", EventKind.STOP),
+            Map.entry("agentStop", EventKind.STOP),
+            Map.entry("subagentStop", EventKind.SUBAGENT_STOP),
+            Map.entry("sessionEnd", EventKind.SESSION_END)));
 
     public static final CopilotPascalDialect INSTANCE = new CopilotPascalDialect();
 
@@ -45,5 +60,10 @@ public final class CopilotPascalDialect extends Dialect {
     @Override
     protected ObjectNode context(EventKind event, String text) {
         return super.context(event, text).put("additionalContext", text);
+    }
+
+    @Override
+    protected EventNames eventNames() {
+        return NAMES;
     }
 }

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.hook.ClaudeStyle;
 import dev.baton.hook.Dialect;
 import dev.baton.hook.EventKind;
+import dev.baton.hook.EventNames;
 import dev.baton.hook.HookPayload;
 import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -18,6 +20,14 @@ import java.util.Set;
  * (hooks reference, geminicli.com/docs/hooks/reference).
  */
 public final class GeminiDialect extends Dialect {
+
+    /** Gemini CLI's own names (BeforeTool, AfterTool, AfterAgent). */
+    private static final EventNames NAMES = new EventNames(Map.ofEntries(
+            Map.entry("SessionStart", EventKind.SESSION_START),
+            Map.entry("BeforeTool", EventKind.PRE_TOOL),
+            Map.entry("AfterTool", EventKind.POST_TOOL),
+            Map.entry("AfterAgent", EventKind.STOP),
+            Map.entry("SessionEnd", EventKind.SESSION_END)));
 
     public static final GeminiDialect INSTANCE = new GeminiDialect();
 
@@ -73,5 +83,10 @@ public final class GeminiDialect extends Dialect {
     @Override
     protected ObjectNode context(EventKind event, String text) {
         return ClaudeStyle.context(event == EventKind.POST_TOOL ? "AfterTool" : "SessionStart", text);
+    }
+
+    @Override
+    protected EventNames eventNames() {
+        return NAMES;
     }
 }

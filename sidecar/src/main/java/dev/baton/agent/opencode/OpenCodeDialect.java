@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.hook.ClaudeStyle;
 import dev.baton.hook.Dialect;
 import dev.baton.hook.EventKind;
+import dev.baton.hook.EventNames;
 import dev.baton.hook.HookCall;
 import dev.baton.hook.HookPayload;
 import dev.baton.hook.PatchPaths;
@@ -13,6 +14,7 @@ import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -32,6 +34,13 @@ public final class OpenCodeDialect extends Dialect {
 
     /** The agent the plug-in names, as in {@code POST /v1/hooks?agent=opencode}. */
     public static final String AGENT = "opencode";
+
+    /** OpenCode's plug-in hooks and bus events, as Baton reads them. */
+    private static final EventNames NAMES = new EventNames(Map.ofEntries(
+            Map.entry("tool.execute.before", EventKind.PRE_TOOL),
+            Map.entry("tool.execute.after", EventKind.POST_TOOL),
+            Map.entry("session.idle", EventKind.STOP),
+            Map.entry("session.deleted", EventKind.SESSION_END)));
 
     public static final OpenCodeDialect INSTANCE = new OpenCodeDialect();
 
@@ -67,18 +76,8 @@ public final class OpenCodeDialect extends Dialect {
                 files == null ? List.of() : files);
     }
 
-    /** OpenCode's plug-in hooks and bus events, as Baton reads them. */
     static EventKind eventOf(String name) {
-        if (name == null) {
-            return EventKind.OTHER;
-        }
-        return switch (name) {
-            case "tool.execute.before" -> EventKind.PRE_TOOL;
-            case "tool.execute.after" -> EventKind.POST_TOOL;
-            case "session.idle" -> EventKind.STOP;
-            case "session.deleted" -> EventKind.SESSION_END;
-            default -> EventKind.OTHER;
-        };
+        return NAMES.kindOf(name);
     }
 
     @Override
@@ -125,5 +124,10 @@ public final class OpenCodeDialect extends Dialect {
             answer.put("context", context);
         }
         return answer;
+    }
+
+    @Override
+    protected EventNames eventNames() {
+        return NAMES;
     }
 }

@@ -1,11 +1,12 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.opencode;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.agents.McpRegistration;
 import dev.baton.installer.config.HookCommand;
 import dev.baton.installer.config.JsonConfigFile;
 import dev.baton.installer.doctor.Check.Status;
 import dev.baton.installer.doctor.Check;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
@@ -26,10 +27,12 @@ final class OpenCodeChecks {
     private static final String PLUGIN = "OpenCode plug-in";
     private static final String MCP = "OpenCode MCP";
 
+    private final AgentWiring opencode;
     private final InstallLayout layout;
     private final Path project;
 
-    OpenCodeChecks(InstallLayout layout, Path project) {
+    OpenCodeChecks(AgentWiring opencode, InstallLayout layout, Path project) {
+        this.opencode = opencode;
         this.layout = layout;
         this.project = project;
     }
@@ -42,8 +45,8 @@ final class OpenCodeChecks {
             OpenCodePlugin.file(layout, scope, project).filter(Files::exists).ifPresent(plugins::add);
         }
         Optional<Found> mcp = mcpEntry();
-        if (plugins.isEmpty() && mcp.isEmpty() && !Agent.OPENCODE.isUsedOn(layout)) {
-            checks.add(new Check(Status.SKIPPED, Agent.OPENCODE.displayName(), "not set up here (no " + layout.opencodeDir()
+        if (plugins.isEmpty() && mcp.isEmpty() && !opencode.isUsedOn(layout)) {
+            checks.add(new Check(Status.SKIPPED, opencode.displayName(), "not set up here (no " + layout.opencodeDir()
                     + ", no `opencode` on PATH)", ""));
             return checks;
         }
@@ -120,7 +123,7 @@ final class OpenCodeChecks {
     }
 
     private String installCommand(Scope scope) {
-        String command = "baton install " + Agent.OPENCODE.option() + " --scope " + scope;
+        String command = "baton install " + opencode.option() + " --scope " + scope;
         return scope.isProjectBound() ? command + " --project " + HookCommand.shellWord(project.toString()) : command;
     }
 }

@@ -1,8 +1,9 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.agents.McpRegistration;
 import dev.baton.installer.config.HookCommand;
 import dev.baton.installer.config.JsonTrees;
 import dev.baton.installer.layout.HookScript;

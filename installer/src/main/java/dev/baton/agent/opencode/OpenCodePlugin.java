@@ -1,4 +1,4 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.opencode;
 
 import dev.baton.installer.config.FileStep;
 import dev.baton.installer.config.JsonText;

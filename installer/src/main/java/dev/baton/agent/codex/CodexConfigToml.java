@@ -1,7 +1,8 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.baton.installer.agents.McpRegistration;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,8 @@ public final class CodexConfigToml {
             "BATON_EVENT_CLIENT_QUEUE", "BATON_IGNORE", "BATON_LOCK_OUTSIDE_REPOS", "BATON_SHELL",
             "BATON_SHELL_AFTER_CHECK", "BATON_SHELL_ALLOW", "BATON_SHELL_DENY", "BATON_SHELL_GIT_TIMEOUT_MS",
             "BATON_SHELL_INDEX_WAIT_MS", "BATON_SHELL_ENFORCE", "BATON_SHELL_GUARD_MAX", "BATON_AUDIT_MAX_AGE",
-            "BATON_AUDIT_MAX_ROWS");
+            "BATON_AUDIT_MAX_ROWS", "BATON_TEAM_URL", "BATON_TEAM_SCOPE", "BATON_TEAM_MACHINE", "BATON_TEAM_TTL",
+            "BATON_TEAM_STRICT");
 
     /**
      * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the server may be

@@ -1,4 +1,4 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.codex;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,7 +1,8 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.copilot;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.agents.HookEvents;
 import dev.baton.installer.config.HookCommand;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.layout.InstallLayout;
@@ -20,7 +21,20 @@ import java.util.List;
 public final class CopilotHooks {
 
     public static final String FILE_NAME = "baton.json";
-    public static final List<HookEvents.EventHook> EVENTS = HookEvents.COPILOT.events();
+    public static final String TOOLS = "edit|create|str_replace_editor|apply_patch|write|bash|shell";
+
+    /** Timeouts in seconds ({@code timeoutSec}); checked against Copilot CLI 1.0. */
+    public static final HookEvents HOOKS = new HookEvents("copilot", List.of(
+            new HookEvents.EventHook("preToolUse", TOOLS, 30),
+            new HookEvents.EventHook("postToolUse", TOOLS, 30),
+            new HookEvents.EventHook("postToolUseFailure", TOOLS, 30),
+            new HookEvents.EventHook("errorOccurred", null, 30),
+            new HookEvents.EventHook("agentStop", null, 30),
+            new HookEvents.EventHook("subagentStop", null, 30),
+            new HookEvents.EventHook("sessionStart", null, 30),
+            new HookEvents.EventHook("sessionEnd", null, 30)));
+
+    public static final List<HookEvents.EventHook> EVENTS = HOOKS.events();
 
     private CopilotHooks() {
     }

@@ -1,11 +1,11 @@
-package dev.baton.installer.agents;
+package dev.baton.agent.opencode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.installer.agents.McpRegistration;
 import dev.baton.installer.config.JsonConfigFile;
 import dev.baton.installer.config.JsonText;
 import dev.baton.installer.config.JsonTrees;
-import dev.baton.installer.layout.Agent;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.Scope;
 import java.nio.file.Path;
@@ -26,8 +26,10 @@ public final class OpenCodeConfig {
     /** The configuration file of a scope; OpenCode has no private project scope. */
     public static Optional<JsonConfigFile> file(InstallLayout layout, Scope scope, Path project) {
         return switch (scope) {
-            case USER -> Optional.of(JsonConfigFile.shared(layout.opencodeDir().resolve("opencode.json"), Agent.OPENCODE));
-            case PROJECT -> Optional.of(JsonConfigFile.shared(project.resolve("opencode.json"), Agent.OPENCODE));
+            case USER -> Optional.of(JsonConfigFile.shared(layout.opencodeDir().resolve("opencode.json"),
+                    OpenCodeWiring.DISPLAY_NAME, OpenCodeWiring.SYNTAX));
+            case PROJECT -> Optional.of(JsonConfigFile.shared(project.resolve("opencode.json"),
+                    OpenCodeWiring.DISPLAY_NAME, OpenCodeWiring.SYNTAX));
             case LOCAL -> Optional.empty();
         };
     }
