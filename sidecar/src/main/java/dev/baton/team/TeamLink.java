@@ -43,6 +43,8 @@ final class TeamLink implements AutoCloseable {
     private volatile boolean running = true;
     private long renewDueNanos;
     private long lastEvent;
+    /** Whether the log has been followed since this sidecar started: a reconnect goes on from {@link #lastEvent}. */
+    private boolean followed;
     private long eventsReadNanos;
     private Thread thread;
 
@@ -119,11 +121,12 @@ final class TeamLink implements AutoCloseable {
             try (Statement listen = opened.createStatement()) {
                 listen.execute("LISTEN " + TeamDatabase.CHANNEL);
             }
-            if (lastEvent == 0) {
+            if (!followed) {
                 // First join: the other machines' files as they are now; from then on, every event in order. A
                 // reconnect goes on from the last event read, so nothing written meanwhile (a conflict) is missed.
                 lastEvent = TeamDatabase.newestEvent(opened);
                 space.loadElsewhere(opened);
+                followed = true;
             }
             Connection forClaims = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
             synchronized (this) {

@@ -161,21 +161,15 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
         Connection connection = link.claimsConnection();
         if (connection != null) {
             try {
-                for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-                    counts.claims.incrementAndGet();
-                    ClaimingSession claiming = describe(session);
-                    described.put(claiming.id(), claiming);
-                    TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), claiming, key);
-                    if (answer instanceof TeamDatabase.Granted granted) {
-                        claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
-                        unsynced.remove(file);
-                        return granted.previous() == null ? Optional.empty()
-                                : refusedAsStale(file, key, granted.previous());
-                    }
-                    if (answer instanceof TeamDatabase.Held held) {
-                        elsewhere.put(key, held.hold());
-                        return Optional.of(holder(held.hold(), null));
-                    }
+                TeamDatabase.Claim answer = claimInDatabase(connection, session, key);
+                if (answer instanceof TeamDatabase.Granted granted) {
+                    claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
+                    unsynced.remove(file);
+                    return granted.previous() == null ? Optional.empty() : refusedAsStale(file, key, granted.previous());
+                }
+                if (answer instanceof TeamDatabase.Held held) {
+                    elsewhere.put(key, held.hold());
+                    return Optional.of(holder(held.hold(), null));
                 }
                 return Optional.of(unknownHolder(key, "another machine claimed it at the same moment; try again"));
             } catch (SQLException e) {
@@ -183,6 +177,21 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
             }
         }
         return claimWithoutDatabase(session, file, key);
+    }
+
+    /**
+     * One claim, asked again while it races a claim that committed after it began (which it cannot see): the answer is
+     * then granted or held, unless the race went on for every attempt.
+     */
+    private TeamDatabase.Claim claimInDatabase(Connection connection, Session session, SharedPath key) throws SQLException {
+        TeamDatabase.Claim answer = new TeamDatabase.Raced();
+        for (int attempt = 0; attempt < CLAIM_ATTEMPTS && answer instanceof TeamDatabase.Raced; attempt++) {
+            counts.claims.incrementAndGet();
+            ClaimingSession claiming = describe(session);
+            described.put(claiming.id(), claiming);
+            answer = TeamDatabase.claim(connection, settings.machine(), claiming, key);
+        }
+        return answer;
     }
 
     /**
@@ -240,8 +249,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                 continue;
             }
             try {
-                counts.claims.incrementAndGet();
-                TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), mine.path());
+                TeamDatabase.Claim answer = claimInDatabase(connection, session, mine.path());
                 if (answer instanceof TeamDatabase.Granted granted) {
                     claimed.put(file, new Claimed(mine.path(), granted.fence(), link.epoch()));
                 } else if (answer instanceof TeamDatabase.Held held) {
@@ -348,8 +356,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                 continue;
             }
             Session session = local.get(file);
-            counts.claims.incrementAndGet();
-            TeamDatabase.Claim answer = TeamDatabase.claim(connection, settings.machine(), describe(session), entry.getKey());
+            TeamDatabase.Claim answer = claimInDatabase(connection, session, entry.getKey());
             if (answer instanceof TeamDatabase.Granted granted) {
                 claimed.put(file, new Claimed(entry.getKey(), granted.fence(), link.epoch()));
             } else if (answer instanceof TeamDatabase.Held held) {
@@ -359,8 +366,12 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                 tell(session.id(), "Baton: conflict on " + file + ": you took it while the team database did not answer,"
                         + " and " + (other.agent() == null ? "" : other.agent() + " ") + "session " + other.session()
                         + " on machine " + other.machine() + " holds it too. Neither lock was dropped: agree with them"
-                        + " who keeps it (baton message), and compare both versions before either commits.");
+                        + " who keeps it (`baton msg send " + other.session() + " \"…\"`), and compare both versions before either"
+                        + " commits.");
                 LOG.warn("conflict on {}: held here by {} and on {} by {}", file, session.id(), other.machine(), other.session());
+            } else {
+                // Still racing another machine's claim: this pass ends here and the link reconciles again.
+                throw new SQLException("the claim of " + entry.getKey() + " kept racing another machine's");
             }
             unsynced.remove(file);
         }
