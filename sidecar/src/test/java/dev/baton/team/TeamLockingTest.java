@@ -272,4 +272,27 @@ class TeamLockingTest {
                     .contains("baton stop");
         }
     }
+
+    @Test
+    void withTheBranchScopeALockCoversTheBranchCheckedOutOnly() throws IOException {
+        TestRepo origin = TestRepo.create(dir.resolve("branches"), "src/Main.java");
+        Path onMain = TeamMember.cloneOf(origin, "https://github.com/acme/branches", dir, "on-main");
+        Path onFeature = TeamMember.cloneOf(origin, "https://github.com/acme/branches", dir, "on-feature");
+        new ProcessBuilder("git", "-C", onFeature.toString(), "checkout", "-q", "-b", "feature").inheritIO().start()
+                .onExit().join();
+        Map<String, String> branchScope = Map.of("BATON_TEAM_SCOPE", "branch");
+        try (TeamMember main = TeamMember.join(dir, url, "machine-main", onMain, branchScope);
+             TeamMember feature = TeamMember.join(dir, url, "machine-feature", onFeature, branchScope)) {
+            String alice = main.register("alice-session");
+            String bob = feature.register("bob-session");
+
+            assertThat(main.acquire("alice-session", alice, "src/Main.java").acquired()).isTrue();
+            assertThat(feature.acquire("bob-session", bob, "src/Main.java").acquired()).as("another branch").isTrue();
+            feature.release("bob-session", bob, "src/Main.java");
+            new ProcessBuilder("git", "-C", onFeature.toString(), "checkout", "-q", "main").inheritIO().start()
+                    .onExit().join();
+            assertThat(feature.acquire("bob-session", bob, "src/Main.java").holder().path("machine").asText())
+                    .as("re-checked on the branch now checked out").isEqualTo("machine-main");
+        }
+    }
 }
