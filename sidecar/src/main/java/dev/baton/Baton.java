@@ -24,6 +24,7 @@ import dev.baton.state.RowKind;
 import dev.baton.state.Store;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -67,7 +68,7 @@ public final class Baton implements AutoCloseable {
         HandOverNotices handOvers = new HandOverNotices();
         NoticeSource sessionNotices = new SessionNotices(ledger, messages, handOvers);
         this.notices = sessionId -> {
-            List<String> shown = new java.util.ArrayList<>(shared.takeNotices(sessionId));
+            List<String> shown = new ArrayList<>(shared.takeNotices(sessionId));
             shown.addAll(sessionNotices.takeNotices(sessionId));
             return shown;
         };

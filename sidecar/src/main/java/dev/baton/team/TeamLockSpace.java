@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
@@ -56,7 +57,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
     /** Files other machines hold, as last heard: kept up by their events, used while the database does not answer. */
     private final Map<SharedPath, RemoteHold> elsewhere = new ConcurrentHashMap<>();
     /** Files granted while the database did not answer, to claim once it does. */
-    private final Map<String, Unsynced> unsynced = new ConcurrentHashMap<>();
+    private final Set<String> unsynced = ConcurrentHashMap.newKeySet();
     private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
     /** What other machines were last told of each session of this machine (its name and plan), and what changed since. */
     private final Map<String, ClaimingSession> described = new ConcurrentHashMap<>();
@@ -72,8 +73,6 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
     record Claimed(SharedPath path, long fence, long epoch) {
     }
 
-    record Unsynced(SharedPath path, ClaimingSession session) {
-    }
 
     public TeamLockSpace(TeamSettings settings, Clock clock) {
         this.settings = settings;
@@ -171,7 +170,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                     elsewhere.put(key, held.hold());
                     return Optional.of(holder(held.hold(), null));
                 }
-                return Optional.of(unknownHolder(key, "another machine claimed it at the same moment; try again"));
+                return Optional.of(unknownHolder("another machine claimed it at the same moment; try again"));
             } catch (SQLException e) {
                 link.lost(e);
             }
@@ -226,7 +225,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
             return Optional.of(holder(known, "the team database does not answer" + since + ", so this is the last known"
                     + " holder; the file stays theirs until it answers"));
         }
-        unsynced.put(file, new Unsynced(key, describe(session)));
+        unsynced.add(file);
         if (toldUnreachable.putIfAbsent(session.id(), true) == null) {
             tell(session.id(), "Baton: the team database does not answer" + since + ". Files other machines held stay"
                     + " denied; " + key.path() + " and other new files are held on this machine's word until it answers."
@@ -345,14 +344,14 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
             if (file == null) {
                 counts.releases.incrementAndGet();
                 TeamDatabase.release(connection, settings.machine(), mine.file(), mine.fence(), null);
-            } else if (!unsynced.containsKey(file)) {
+            } else if (!unsynced.contains(file)) {
                 claimed.put(file, new Claimed(mine.file(), mine.fence(), link.epoch()));
             }
         }
         for (Map.Entry<SharedPath, String> entry : localKeys.entrySet()) {
             String file = entry.getValue();
             Claimed known = claimed.get(file);
-            if (known != null && known.epoch() == link.epoch() && !unsynced.containsKey(file)) {
+            if (known != null && known.epoch() == link.epoch() && !unsynced.contains(file)) {
                 continue;
             }
             Session session = local.get(file);
@@ -467,13 +466,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                 hold.host(), null, hold.since(), null, null, hold.name(), hold.plan(), hold.machine(), note);
     }
 
-    private Holder unknownHolder(SharedPath key, String note) {
+    private Holder unknownHolder(String note) {
         return new Holder("?", null, null, "unknown", null, null, Instant.now(clock), null, null, null, null,
                 "(another)", note);
-    }
-
-    Duration ttl() {
-        return settings.ttl();
     }
 
     @Override
