@@ -242,7 +242,7 @@ final class TeamDatabase {
 
     /** Every file held in the team, by any machine. */
     static List<RemoteHold> everyHold(Connection connection) throws SQLException {
-        return holds(connection, "?::text IS NOT NULL", "");
+        return holds(connection, "true", null);
     }
 
     /** Every file {@code machine} holds. */
@@ -250,6 +250,7 @@ final class TeamDatabase {
         return holds(connection, "held.machine = ?", machine);
     }
 
+    /** @param machine the value of the condition's one parameter, null for a condition without one */
     private static List<RemoteHold> holds(Connection connection, String condition, String machine) throws SQLException {
         try (PreparedStatement holds = connection.prepareStatement("""
                 SELECT held.repository, held.path, held.machine, m.host, held.session, s.agent, s.name, s.plan, s.pid,
@@ -258,7 +259,9 @@ final class TeamDatabase {
                 LEFT JOIN baton_team_sessions s ON s.machine = held.machine AND s.session = held.session
                 LEFT JOIN baton_team_machines m ON m.machine = held.machine""" + " WHERE " + condition
                 + " ORDER BY held.repository, held.path")) {
-            holds.setString(1, machine);
+            if (machine != null) {
+                holds.setString(1, machine);
+            }
             List<RemoteHold> found = new ArrayList<>();
             try (ResultSet row = holds.executeQuery()) {
                 while (row.next()) {
