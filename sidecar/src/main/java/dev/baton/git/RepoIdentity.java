@@ -58,10 +58,9 @@ public record RepoIdentity(String id, String rootCommit) {
     /** The branch checked out at {@code root}, or the commit when HEAD is detached; empty when git cannot say. */
     public static Optional<String> branch(Path root, Duration timeout) {
         try {
-            String name = new String(GitProcess.run(root, timeout, new byte[0], 1, "symbolic-ref", "--short", "-q", "HEAD"),
-                    StandardCharsets.UTF_8).strip();
-            if (!name.isEmpty()) {
-                return Optional.of(name);
+            Optional<String> name = new FileHistory(timeout).branch(root);
+            if (name.isPresent()) {
+                return name;
             }
             String commit = new String(GitProcess.run(root, timeout, new byte[0], 128, "rev-parse", "-q", "--verify", "HEAD"),
                     StandardCharsets.UTF_8).strip();
