@@ -47,6 +47,9 @@ final class TeamLink implements AutoCloseable {
     private boolean followed;
     private long eventsReadNanos;
     private Thread thread;
+    private final Object statusLock = new Object();
+    /** The connection {@link #view} asks on; guarded by {@link #statusLock}. */
+    private Connection status;
 
     TeamLink(TeamSettings settings, TeamLockSpace space, StatementCounts counts) {
         this.settings = settings;
@@ -223,12 +226,21 @@ final class TeamLink implements AutoCloseable {
         List<TeamSession> sessions = List.of();
         List<TeamLock> locks = List.of();
         String machinesError = null;
-        try (Connection look = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND)) {
-            machines = TeamDatabase.machines(look);
-            sessions = TeamDatabase.sessions(look);
-            locks = TeamDatabase.everyHold(look).stream().map(TeamLock::of).toList();
-        } catch (SQLException e) {
-            machinesError = e.getMessage();
+        // A connection of its own, kept between calls: a dashboard asks every few seconds, and the claims and the
+        // link's connections belong to their threads.
+        synchronized (statusLock) {
+            try {
+                if (status == null) {
+                    status = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
+                }
+                machines = TeamDatabase.machines(status);
+                sessions = TeamDatabase.sessions(status);
+                locks = TeamDatabase.everyHold(status).stream().map(TeamLock::of).toList();
+            } catch (SQLException e) {
+                machinesError = e.getMessage();
+                closeQuietly(status);
+                status = null;
+            }
         }
         return new TeamView(settings.url().shown(), settings.machine(), settings.host(), connected,
                 connected ? null : unreachableSince, connected ? null : lastError, settings.strict(),
@@ -252,6 +264,10 @@ final class TeamLink implements AutoCloseable {
             closeQuietly(work);
             claims = null;
             work = null;
+        }
+        synchronized (statusLock) {
+            closeQuietly(status);
+            status = null;
         }
     }
 
