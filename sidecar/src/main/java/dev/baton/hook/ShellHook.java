@@ -27,9 +27,6 @@ final class ShellHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShellHook.class);
 
-    /** A command rewritten to run through the wrapper needs the wrapper's interpreter. */
-    private static final boolean WRAPPER_RUNS = Files.isExecutable(HookScript.SHELL_INTERPRETER);
-
     static final Set<String> SHELL_TOOLS = Set.of("bash", "powershell", "shell", "exec_command", "local_shell",
             "run_shell_command");
 
@@ -125,11 +122,13 @@ final class ShellHook {
             lines.addAll(notices.take(session));
         }
         String context = String.join("\n", lines);
-        if (dialect.rewritesArguments() && WRAPPER_RUNS && script != null && script.startsWith("/") && input != null && input.isObject()
-                && input.path("command").isTextual() && !powershell && enforcement.othersHoldFiles(session)) {
+        // The wrapper is installed beside the hook script.
+        String wrapper = script != null && script.startsWith("/")
+                ? script.substring(0, script.lastIndexOf('/') + 1) + HookScript.SHELL_WRAPPER : null;
+        if (dialect.rewritesArguments() && wrapper != null && input != null && input.isObject()
+                && input.path("command").isTextual() && !powershell && enforcement.othersHoldFiles(session)
+                && Files.isExecutable(Path.of(wrapper))) {
             ObjectNode arguments = ((ObjectNode) input).deepCopy();
-            // The wrapper is installed beside the hook script.
-            String wrapper = script.substring(0, script.lastIndexOf('/') + 1) + HookScript.SHELL_WRAPPER;
             arguments.put("command", quoted(wrapper) + " -c " + singleQuoted(command));
             return new HookReply.Rewrite(arguments, context);
         }

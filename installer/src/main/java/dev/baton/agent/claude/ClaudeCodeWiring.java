@@ -14,11 +14,9 @@ import dev.baton.installer.config.JsonSyntax;
 import dev.baton.installer.doctor.Check.Status;
 import dev.baton.installer.doctor.Check;
 import dev.baton.installer.doctor.HookProbe;
-import dev.baton.installer.layout.HookScript;
 import dev.baton.installer.layout.InstallLayout;
 import dev.baton.installer.layout.InstallerException;
 import dev.baton.installer.layout.Scope;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -106,13 +104,7 @@ public final class ClaudeCodeWiring extends HookedAgent {
             return;
         }
         JsonConfigFile settings = sharedFile(ClaudeSettings.file(plan.layout(), plan.scope(), plan.project()));
-        if (Files.isExecutable(HookScript.SHELL_INTERPRETER)) {
-            plan.json().plan(settings, tree -> ClaudeSettings.setShellPrefix(tree, plan.layout().hookScript()));
-        } else {
-            plan.skip("Claude Code's shell commands through Baton's wrapper: it runs with "
-                    + HookScript.SHELL_INTERPRETER + ", which this machine lacks (Baton still checks each command before"
-                    + " and after it runs)");
-        }
+        plan.json().plan(settings, tree -> ClaudeSettings.setShellPrefix(tree, plan.layout().hookScript()));
         if (plan.allowMcpTools()) {
             plan.json().plan(settings, ClaudeSettings::allowMcpTools);
         }

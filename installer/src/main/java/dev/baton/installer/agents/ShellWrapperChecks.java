@@ -35,7 +35,7 @@ public final class ShellWrapperChecks {
         try {
             scratch = Files.createTempDirectory("baton-doctor-guard");
             Path held = Files.writeString(scratch.resolve("held.txt"), "held\n");
-            ProbeRun result = ProbeRun.run(List.of("perl", guard.toString(), "--read-only", held.toString(), "--",
+            ProbeRun result = ProbeRun.run(List.of(guard.toString(), "--read-only", held.toString(), "--",
                     "/bin/sh", "-c", "echo changed >> \"$0\"", held.toString()), environment, scratch, new byte[0]);
             String after = Files.readString(held, StandardCharsets.UTF_8);
             if (result.exit() != 0 && after.equals("held\n")) {

@@ -31,16 +31,14 @@ public record HookScript(byte[] content, Map<String, byte[]> companions) {
     public static final String SHELL_OPTION = "--shell";
 
     /**
-     * The wrapper of the agents' shell commands, a program beside the hook script: Claude Code starts its
-     * CLAUDE_CODE_SHELL_PREFIX as one program, with no arguments of its own, for its stdio MCP servers.
+     * The wrapper of the agents' shell commands, a program beside the hook script (compiled, so no interpreter starts
+     * in front of every command): Claude Code starts its CLAUDE_CODE_SHELL_PREFIX as one program, with no arguments
+     * of its own, for its stdio MCP servers.
      */
     public static final String SHELL_WRAPPER = "baton-shell";
 
     /** Every script installed beside the hook script. */
     public static final List<String> COMPANIONS = List.of(MCP, SIDECAR, SIDECAR_START, SHELL_WRAPPER, BASH_ENV);
-
-    /** The interpreter {@value #SHELL_WRAPPER} names in its first line. */
-    public static final Path SHELL_INTERPRETER = Path.of("/usr/bin/perl");
 
     public HookScript(byte[] content) {
         this(content, Map.of());
