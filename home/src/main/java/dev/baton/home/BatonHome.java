@@ -398,6 +398,32 @@ public final class BatonHome {
         Files.deleteIfExists(serviceSocketFile());
     }
 
+    /**
+     * The settings the service runs the sidecar with ({@code baton service install} copies the team's from the shell
+     * that installs it), one {@code NAME="VALUE"} per line as systemd's EnvironmentFile reads them. Readable by the
+     * user alone: a team's database URL may carry its password.
+     */
+    public Path serviceEnvironmentFile() {
+        return dir.resolve("service.env");
+    }
+
+    public void writeServiceEnvironment(java.util.SortedMap<String, String> settings) throws IOException {
+        prepare();
+        StringBuilder text = new StringBuilder("# The sidecar service's settings, written by `baton service install`.\n");
+        settings.forEach((name, value) -> {
+            if (!name.matches("[A-Z_][A-Z0-9_]*") || !value.chars().allMatch(c -> c >= ' ' && c < 127)) {
+                throw new IllegalArgumentException("not a setting the service can carry: " + name);
+            }
+            text.append(name).append("=\"").append(value.replace("\\", "\\\\").replace("\"", "\\\"")
+                    .replace("$", "\\$").replace("`", "\\`")).append("\"\n");
+        });
+        writeAtomically(serviceEnvironmentFile(), text.toString());
+    }
+
+    public void clearServiceEnvironment() throws IOException {
+        Files.deleteIfExists(serviceEnvironmentFile());
+    }
+
     /** Removes what announces a running sidecar (endpoint first, so nobody finds an endpoint without its pid). */
     public void clearRunningState() throws IOException {
         Files.deleteIfExists(endpointFile());

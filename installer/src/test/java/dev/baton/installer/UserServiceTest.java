@@ -113,6 +113,49 @@ class UserServiceTest extends MachineFixture {
     }
 
     @Test
+    void theServiceCarriesTheTeamSettingsOfTheInstallingShellInAFileOnlyTheUserReads() throws Exception {
+        assumeNoUserManager();
+        machine.install(Scope.USER);
+        String url = "postgresql://baton:s3cr\"e`t$PW\\x@db.example:5432/locks?sslmode=verify-full";
+        machine.env.put("BATON_TEAM_URL", url);
+        machine.env.put("BATON_TEAM_TTL", "90s");
+        machine.env.put("PGPASSFILE", machine.root.resolve("pgpass").toString());
+        machine.env.put("BATON_SHELL_ENFORCE", "off"); // not the team's: stays with the shell
+
+        service().install(new PrintWriter(out, true), false);
+
+        Path settings = new BatonHome(machine.layout().batonHome()).serviceEnvironmentFile();
+        assertThat(Files.getPosixFilePermissions(settings)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.readString(service().serviceUnit())).contains("\nEnvironmentFile=-" + settings + "\n")
+                .doesNotContain("s3cr");
+        assertThat(out.toString()).contains("BATON_TEAM_TTL, BATON_TEAM_URL, PGPASSFILE").doesNotContain("s3cr");
+        // Read back as a shell reads double-quoted values (systemd's EnvironmentFile escapes the same characters).
+        ServiceManagerCall read = ServiceManagerCall.run(List.of("sh", "-c",
+                "set -a; . \"$0\"; printf '%s|%s|%s|%s' \"$BATON_TEAM_URL\" \"$BATON_TEAM_TTL\" \"$PGPASSFILE\" \"${BATON_SHELL_ENFORCE-unset}\"",
+                settings.toString()));
+        assertThat(read.output()).isEqualTo(url + "|90s|" + machine.root.resolve("pgpass") + "|unset");
+        assertThat(service().agent().plist()).contains("<key>BATON_TEAM_URL</key><string>"
+                + url.replace("&", "&amp;") + "</string>").doesNotContain("BATON_SHELL_ENFORCE");
+
+        machine.env.remove("BATON_TEAM_URL");
+        machine.env.remove("BATON_TEAM_TTL");
+        machine.env.remove("PGPASSFILE");
+        service().install(new PrintWriter(out, true), false);
+        assertThat(settings).as("a shell without a team installs a service without one").doesNotExist();
+
+        machine.env.put("BATON_TEAM_URL", "postgresql://db.example/locks\nX=1");
+        assertThatThrownBy(() -> service().install(new PrintWriter(out, true), false))
+                .hasMessageContaining("BATON_TEAM_URL").hasMessageContaining("printable ASCII on one line")
+                .hasMessageContaining("nothing was written");
+        assertThat(settings).doesNotExist();
+        machine.env.put("BATON_TEAM_URL", "postgresql://db.example/locks");
+        service().install(new PrintWriter(out, true), false);
+        service().uninstall(new PrintWriter(out, true));
+        assertThat(settings).as("uninstall removes it with the units").doesNotExist();
+    }
+
+    @Test
     void uninstallRemovesExactlyBatonsFiles() throws Exception {
         assumeNoUserManager();
         machine.install(Scope.USER);

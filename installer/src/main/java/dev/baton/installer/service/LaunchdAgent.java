@@ -1,14 +1,16 @@
 package dev.baton.installer.service;
 
 import java.nio.file.Path;
+import java.util.SortedMap;
 
 /**
  * The launchd agent that keeps the sidecar running on macOS ({@code ~/Library/LaunchAgents/dev.baton.sidecar.plist}):
  * started at login (RunAtLoad) and restarted when it exits (KeepAlive). No socket activation: launchd hands its
  * sockets over only through launch_activate_socket(3), a C call the JVM cannot make, so the sidecar binds its
- * port itself and the hook still starts it if it is not up.
+ * port itself and the hook still starts it if it is not up. {@code settings} are further settings the sidecar runs
+ * with (the team's); the plist is then readable by the user alone.
  */
-public record LaunchdAgent(Path launcher, Path batonHome, int port, String path) {
+public record LaunchdAgent(Path launcher, Path batonHome, int port, String path, SortedMap<String, String> settings) {
 
     public static final String LABEL = "dev.baton.sidecar";
     public static final String FILE_NAME = LABEL + ".plist";
@@ -27,6 +29,8 @@ public record LaunchdAgent(Path launcher, Path batonHome, int port, String path)
                 + "    <key>BATON_HOME</key><string>" + xml(batonHome.toString()) + "</string>\n"
                 + "    <key>BATON_PORT</key><string>" + port + "</string>\n"
                 + "    <key>PATH</key><string>" + xml(path) + "</string>\n"
+                + String.join("", settings.entrySet().stream().map(setting -> "    <key>" + xml(setting.getKey())
+                        + "</key><string>" + xml(setting.getValue()) + "</string>\n").toList())
                 + "  </dict>\n"
                 + "  <key>RunAtLoad</key><true/>\n"
                 + "  <key>KeepAlive</key><true/>\n"

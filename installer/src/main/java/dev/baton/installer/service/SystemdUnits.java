@@ -12,8 +12,9 @@ import java.nio.file.Path;
  * @param batonHome the sidecar's BATON_HOME
  * @param port      the configured port (BATON_PORT, else 7433)
  * @param path      the PATH the launcher finds {@code java} on (the installing shell's; the user manager's is short)
+ * @param settings  the file of further settings the sidecar runs with (the team's), when it exists
  */
-public record SystemdUnits(Path launcher, Path batonHome, int port, String path) {
+public record SystemdUnits(Path launcher, Path batonHome, int port, String path, Path settings) {
 
     public static final String SOCKET = "baton.socket";
     public static final String SERVICE = "baton.service";
@@ -46,6 +47,8 @@ public record SystemdUnits(Path launcher, Path batonHome, int port, String path)
                 + "ExecStart=" + executable(launcher.toString()) + " serve\n"
                 + "Environment=" + environmentAssignment("BATON_HOME", batonHome.toString()) + "\n"
                 + "Environment=" + environmentAssignment("PATH", path) + "\n"
+                // "-": a missing file is no error (no team); systemd expands specifiers in the name, so % is doubled.
+                + "EnvironmentFile=-" + settings.toString().replace("%", "%%") + "\n"
                 // The listening socket is fd 0; output must not go to it (the default for a socket input would).
                 // The sidecar copies its output to sidecar.log in BATON_HOME as well.
                 + "StandardInput=socket\n"

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The sidecar as a service of the user's service manager, so no agent's edit waits for a JVM to start: systemd
@@ -61,12 +63,32 @@ public final class UserService {
     }
 
     public SystemdUnits units() throws InstallerException {
-        return new SystemdUnits(layout.hookLauncher(), layout.batonHome(), SidecarEndpoint.configured(layout).port(), path());
+        return new SystemdUnits(layout.hookLauncher(), layout.batonHome(), SidecarEndpoint.configured(layout).port(), path(),
+                home().serviceEnvironmentFile());
     }
 
     public LaunchdAgent agent() throws InstallerException {
-        return new LaunchdAgent(layout.hookLauncher(), layout.batonHome(), SidecarEndpoint.configured(layout).port(), path());
+        return new LaunchdAgent(layout.hookLauncher(), layout.batonHome(), SidecarEndpoint.configured(layout).port(), path(),
+                settings());
     }
+
+    /**
+     * The settings of the installing shell the service carries: team mode's ({@code BATON_TEAM_*}) and the file of
+     * database passwords the PostgreSQL driver reads ({@code PGPASSFILE}). A service does not see the shell's
+     * environment, and without them a service-started sidecar would leave the team.
+     */
+    public SortedMap<String, String> settings() {
+        SortedMap<String, String> settings = new TreeMap<>();
+        environment.forEach((name, value) -> {
+            if ((name.startsWith(TEAM_SETTINGS) || name.equals(PASSWORD_FILE)) && value != null && !value.isBlank()) {
+                settings.put(name, value);
+            }
+        });
+        return settings;
+    }
+
+    private static final String TEAM_SETTINGS = "BATON_TEAM_";
+    private static final String PASSWORD_FILE = "PGPASSFILE";
 
     private String path() {
         String path = environment.get("PATH");
@@ -89,8 +111,10 @@ public final class UserService {
 
     private int installSystemd(PrintWriter out, boolean dryRun) throws IOException, InstallerException {
         SystemdUnits units = units();
+        SortedMap<String, String> settings = checkedSettings();
         writeOwn(socketUnit(), units.socket(), out, dryRun);
         writeOwn(serviceUnit(), units.service(), out, dryRun);
+        writeSettings(settings, out, dryRun);
         if (dryRun) {
             out.println("would run: systemctl --user daemon-reload; systemctl --user enable --now " + SystemdUnits.SOCKET
                     + " " + SystemdUnits.SERVICE);
@@ -122,8 +146,42 @@ public final class UserService {
         return 0;
     }
 
+    /** {@link #settings()}, refused whole before anything is written when one cannot be carried. */
+    private SortedMap<String, String> checkedSettings() throws InstallerException {
+        SortedMap<String, String> settings = settings();
+        for (var setting : settings.entrySet()) {
+            if (!setting.getValue().chars().allMatch(c -> c >= ' ' && c < 127)) {
+                throw new InstallerException(setting.getKey() + " cannot be carried to the service: a value must be"
+                        + " printable ASCII on one line (percent-encode other characters of a URL); nothing was written");
+            }
+        }
+        return settings;
+    }
+
+    /** The team's settings of this shell, for the service; none removes an older file. */
+    private void writeSettings(SortedMap<String, String> settings, PrintWriter out, boolean dryRun) throws IOException {
+        Path file = home().serviceEnvironmentFile();
+        if (settings.isEmpty()) {
+            if (!dryRun) {
+                home().clearServiceEnvironment();
+            }
+            return;
+        }
+        if (dryRun) {
+            out.println("would write " + file + " (" + String.join(", ", settings.keySet()) + ", readable by you alone)");
+            return;
+        }
+        home().writeServiceEnvironment(settings);
+        out.println("wrote " + file + ": the service runs with this shell's " + String.join(", ", settings.keySet())
+                + " (readable by you alone; run `baton service install` again after changing them)");
+    }
+
     private int installLaunchd(PrintWriter out, boolean dryRun) throws IOException, InstallerException {
+        boolean carries = !checkedSettings().isEmpty();
         writeOwn(launchdPlist(), agent().plist(), out, dryRun);
+        if (!dryRun && carries) {
+            Files.setPosixFilePermissions(launchdPlist(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
         if (dryRun) {
             out.println("would run: launchctl bootstrap " + domain() + " " + launchdPlist());
             return 0;
@@ -159,6 +217,7 @@ public final class UserService {
                 }
             }
             home().clearServiceSocket();
+            home().clearServiceEnvironment();
         } catch (IOException e) {
             throw new InstallerException("could not remove the service files: " + e.getMessage(), e);
         }
