@@ -31,8 +31,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Then the wrapper: a trivial command run as Claude Code runs it with Baton's prefix ({@code baton-shell
  * true}, a real process) against the same command without it ({@code bash -c true}), with no file held by another
  * session and with 5 and 100 held (made read-only for the command), alternating per run. With BATON_BENCH_BEFORE
- * naming a directory that holds an earlier build's hook scripts, that build's wrapper ({@code baton-hook --shell true}
- * there) runs in the same rounds, for a ratio that the machine's load does not move.
+ * naming a directory that holds an earlier build's hook scripts, that build's wrapper ({@code baton-shell true} there,
+ * else {@code baton-hook --shell true} of builds before it) runs in the same rounds, for a ratio that the machine's
+ * load does not move.
  */
 public final class ShellBench {
 
@@ -110,7 +111,7 @@ public final class ShellBench {
                 for (int i = -Math.max(5, iterations / 10); i < iterations; i++) {
                     double p = run(home, repo, List.of("bash", "-c", "true"));
                     double w = run(home, repo, List.of(SCRIPT.resolveSibling("baton-shell").toString(), "true"));
-                    double e = before == null ? 0 : run(home, repo, List.of(Path.of(before, "baton-hook").toString(), "--shell", "true"));
+                    double e = before == null ? 0 : run(home, repo, earlierWrapper(before));
                     if (i >= 0) {
                         plain[i] = p;
                         wrapped[i] = w;
@@ -126,7 +127,8 @@ public final class ShellBench {
                 System.out.printf(Locale.ROOT, "| `baton-shell true` | %d | %d | %.2f | %.2f | %.2f |%n", count, iterations,
                         wrapped[iterations / 2], wrapped[(int) (iterations * 0.9)], wrapped[iterations / 2] - base);
                 if (before != null) {
-                    System.out.printf(Locale.ROOT, "| before: `baton-hook --shell true` | %d | %d | %.2f | %.2f | %.2f |%n", count,
+                    System.out.printf(Locale.ROOT, "| before: `%s` | %d | %d | %.2f | %.2f | %.2f |%n",
+                        String.join(" ", earlierWrapper(before)).replace(before + "/", ""), count,
                             iterations, earlier[iterations / 2], earlier[(int) (iterations * 0.9)], earlier[iterations / 2] - base);
                 }
             }
@@ -135,6 +137,13 @@ public final class ShellBench {
                 holder.destroyForcibly().waitFor();
             }
         }
+    }
+
+    /** An earlier build's wrapper around {@code true}: its {@code baton-shell}, or its hook script's option. */
+    private static List<String> earlierWrapper(String dir) {
+        Path wrapper = Path.of(dir, "baton-shell");
+        return Files.isExecutable(wrapper) ? List.of(wrapper.toString(), "true")
+                : List.of(Path.of(dir, "baton-hook").toString(), "--shell", "true");
     }
 
     /**
