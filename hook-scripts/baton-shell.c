@@ -556,7 +556,13 @@ static void ask_sidecar(const char *command) {
         snprintf(run, sizeof run, "%s", run_id);
     }
     header(&answer, "x-baton-files", "0123456789", count_text, sizeof count_text);
-    size_t count = strtoul(count_text, NULL, 10);
+    size_t count = strtoul(count_text, NULL, 10), lines = 1;
+    for (const char *at = said; (at = strchr(at, '\n')); at++) {
+        lines++;
+    }
+    if (count > lines) {
+        count = lines; /* never more files than the body has lines */
+    }
     files = calloc(count + 1, sizeof *files);
     const char *line = said;
     while (file_count < count && *line) {

@@ -15,7 +15,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -79,6 +83,47 @@ class ShellWrapperBoundsTest {
                     socket.close();
                 }
             }
+        }
+    }
+
+    /** Answers the wrapper cannot use, or must not trust beyond what they say: each leaves the command to run. */
+    static Stream<Arguments> malformedAnswers() {
+        return Stream.of(
+                Arguments.of("no header end", "HTTP/1.0 200 OK\r\nX-Baton-Guard: bind"),
+                Arguments.of("not HTTP", "hello there\r\n\r\n"),
+                Arguments.of("nothing at all", ""),
+                Arguments.of("a server error", "HTTP/1.0 500 Server Error\r\nContent-Length: 4\r\n\r\noops"),
+                Arguments.of("a body shorter than its length", "HTTP/1.0 200 OK\r\nX-Baton-Guard: bind\r\nX-Baton-Files: 1\r\n"
+                        + "Content-Length: 400\r\n\r\n/etc/passwd\n"),
+                Arguments.of("more files than lines", "HTTP/1.0 200 OK\r\nX-Baton-Guard: bind\r\nX-Baton-Files: 99999999999999999\r\n"
+                        + "\r\n" + "/nonexistent/held.txt\nwhy"),
+                Arguments.of("a run id of other characters", "HTTP/1.0 200 OK\r\nX-Baton-Guard: none\r\nX-Baton-Run: ../../x\r\n"
+                        + "X-Baton-Files: 0\r\n\r\n"),
+                Arguments.of("an unknown guard", "HTTP/1.1 200 OK\r\nX-Baton-Guard: \u00ff\u00fe\r\nX-Baton-Files: -3\r\n\r\n"),
+                Arguments.of("an answer past the size limit", "HTTP/1.0 200 OK\r\nX-Baton-Files: 0\r\n\r\n" + "x".repeat(9 << 20)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedAnswers")
+    void aMalformedAnswerLeavesTheCommandToRunAsItIs(String name, String answer) throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                while (!listener.isClosed()) {
+                    try (Socket socket = listener.accept()) {
+                        socket.getInputStream().readNBytes(socket.getInputStream().available());
+                        socket.getOutputStream().write(answer.getBytes(StandardCharsets.ISO_8859_1));
+                    } catch (IOException closed) {
+                        // the wrapper stopped reading an answer past its limit, or the test is over
+                    }
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+
+            Run run = wrapped(registerAsSidecar(listener.getLocalPort()));
+
+            assertThat(run.exit).as(name).isZero();
+            assertThat(run.out).as(name).isEqualTo("ran\n");
         }
     }
 
