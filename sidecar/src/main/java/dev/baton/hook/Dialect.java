@@ -53,6 +53,14 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * Whether the agent reports the end of each shell command it runs (a PostToolUse for it); where it does not, the
+     * wrapper reports the end, so that what the command changed is checked when it ended rather than at the turn's end.
+     */
+    protected boolean reportsShellCommandEnd() {
+        return true;
+    }
+
     /** The agent's names for its events. */
     protected abstract EventNames eventNames();
 

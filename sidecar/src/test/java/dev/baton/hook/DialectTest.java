@@ -68,6 +68,13 @@ class DialectTest {
     }
 
     @Test
+    void onlyCodexLeavesTheEndOfItsShellCommandsToTheWrapper() {
+        assertThat(AgentDialects.ALL.reportsShellCommandEnd(AgentKind.CODEX)).isFalse();
+        assertThat(List.of(AgentKind.CLAUDE_CODE, AgentKind.COPILOT_CLI, AgentKind.GEMINI, AgentKind.OPENCODE,
+                AgentKind.CLI, AgentKind.API)).allMatch(AgentDialects.ALL::reportsShellCommandEnd);
+    }
+
+    @Test
     void claudeCodeEditNamesItsSessionEventToolAndFile() throws IOException {
         HookCall call = read("claude", "PreToolUse", "claude-pretooluse-edit.json");
 

@@ -43,6 +43,12 @@ public final class CodexDialect extends Dialect {
         super(AgentKind.CODEX, "codex", 40);
     }
 
+    /** Codex CLI sends no PostToolUse for its shell commands. */
+    @Override
+    protected boolean reportsShellCommandEnd() {
+        return false;
+    }
+
     /** Codex's payloads carry a {@code turn_id}, which Claude Code's do not. */
     @Override
     protected boolean recognises(String agentArg, HookPayload payload) {
