@@ -99,7 +99,7 @@ public abstract class Dialect {
 
     /** The answer that has a tool call run with {@code arguments}, where {@link #rewritesArguments()}. */
     protected ObjectNode rewrite(ObjectNode arguments, String context) {
-        throw new UnsupportedOperationException(agent + " does not take rewritten arguments from a hook");
+        throw new UnsupportedOperationException(agent.wireName() + " does not take rewritten arguments from a hook");
     }
 
     /** Every agent reads its answer as one line of JSON on stdout with exit 0, and nothing when there is none. */

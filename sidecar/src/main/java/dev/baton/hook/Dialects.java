@@ -1,6 +1,7 @@
 package dev.baton.hook;
 
 import dev.baton.session.AgentKind;
+import dev.baton.session.AgentKinds;
 import dev.baton.state.BatonException;
 import java.util.Comparator;
 import java.util.List;
@@ -10,15 +11,23 @@ import java.util.stream.Collectors;
 
 /**
  * The agents' dialects the sidecar speaks, in detection order. The sidecar knows agents only through this list:
- * which names a hook call may give, which dialect reads a call, whether the caller is the agent itself, and what each
- * agent reports.
+ * which names a hook call may give, which dialect reads a call, whether the caller is the agent itself, the kinds of
+ * session the agents register, and what each agent reports.
  */
 public final class Dialects {
 
     private final List<Dialect> inOrder;
+    private final AgentKinds kinds;
 
+    /** @param dialects in the order their agents are named to a client that gives an unknown one */
     public Dialects(List<Dialect> dialects) {
         this.inOrder = dialects.stream().sorted(Comparator.comparingInt(Dialect::precedence)).toList();
+        this.kinds = new AgentKinds(dialects.stream().map(Dialect::agent).distinct().toList());
+    }
+
+    /** The kinds of session the agents register, beside the sidecar's own CLI and API clients. */
+    public AgentKinds kinds() {
+        return kinds;
     }
 
     /**
