@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
  * The five agent CLIs at pinned versions, installed from npm once into {@code <e2e.cache>/<hash of versions>}
  * and reused by later runs. A file lock keeps two builds from installing into one directory at once.
  */
-final class AgentClis {
+public final class AgentClis {
 
     /** OpenCode's version, which its config directories' {@code @opencode-ai/plugin} is pinned to as well. */
-    static final String OPENCODE_VERSION = "1.18.33";
+    public static final String OPENCODE_VERSION = "1.18.33";
 
     static final List<String> PACKAGES = List.of(
             "@anthropic-ai/claude-code@2.1.332",
@@ -43,7 +43,7 @@ final class AgentClis {
         return installed.resolve("node_modules/.bin");
     }
 
-    static Path bin(String name) {
+    public static Path bin(String name) {
         return binDir().resolve(name);
     }
 

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /** A running agent CLI: its output collected line by line, its stdin open for more prompts until {@link #end}. */
-final class AgentProcess implements AutoCloseable {
+public final class AgentProcess implements AutoCloseable {
 
     /** How long one agent turn may take on a loaded two-core machine. */
     static final Duration TURN = Duration.ofMinutes(3);
@@ -25,7 +25,7 @@ final class AgentProcess implements AutoCloseable {
     private final List<String> lines = new ArrayList<>();
     private final String name;
 
-    AgentProcess(String name, Machine machine, List<String> command, Map<String, String> env) {
+    public AgentProcess(String name, Machine machine, List<String> command, Map<String, String> env) {
         this.name = name;
         try {
             ProcessBuilder builder = new ProcessBuilder(command).directory(machine.repo.toFile())
@@ -56,7 +56,7 @@ final class AgentProcess implements AutoCloseable {
         }
     }
 
-    void send(String line) {
+    public void send(String line) {
         try {
             OutputStream in = process.getOutputStream();
             in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
@@ -67,7 +67,7 @@ final class AgentProcess implements AutoCloseable {
     }
 
     /** Waits until {@code count} output lines match; fails at once if the CLI exits first. */
-    void awaitLines(Predicate<String> match, int count) {
+    public void awaitLines(Predicate<String> match, int count) {
         await(name + " to print " + count + " matching lines").atMost(TURN).untilAsserted(() -> {
             long seen = output().lines().filter(match).count();
             if (seen < count && !process.isAlive()) {
@@ -78,7 +78,7 @@ final class AgentProcess implements AutoCloseable {
     }
 
     /** Closes stdin: the CLIs that read a prompt from it (Codex exec, Gemini) start once it ends. */
-    void closeInput() {
+    public void closeInput() {
         try {
             process.getOutputStream().close();
         } catch (IOException e) {
@@ -87,7 +87,7 @@ final class AgentProcess implements AutoCloseable {
     }
 
     /** Closes stdin (the user leaves) and waits for the CLI to exit. */
-    int end() {
+    public int end() {
         try {
             process.getOutputStream().close();
         } catch (IOException e) {
@@ -96,13 +96,13 @@ final class AgentProcess implements AutoCloseable {
         return awaitExit();
     }
 
-    int awaitExit() {
+    public int awaitExit() {
         await(name + " to exit").atMost(TURN).untilAsserted(() ->
                 assertThat(process.isAlive()).as("still running; printed so far:\n%s", tail()).isFalse());
         return process.exitValue();
     }
 
-    String output() {
+    public String output() {
         synchronized (lines) {
             return String.join("\n", lines);
         }

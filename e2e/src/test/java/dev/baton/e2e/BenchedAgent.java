@@ -3,6 +3,8 @@ package dev.baton.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.agent.claude.Claude;
+import dev.baton.agent.copilot.Copilot;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -4,7 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** OpenAI Chat Completions (Copilot CLI's provider mode): POST …/chat/completions, chunks, then [DONE]. */
-final class ChatCompletionsWire implements Wire {
+public final class ChatCompletionsWire implements Wire {
+
+    @Override
+    public boolean serves(String path) {
+        return path.contains("/chat/completions");
+    }
 
     @Override
     public Reply reply(Step step, JsonNode json) {

@@ -14,24 +14,26 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A scripted model on 127.0.0.1 that speaks the four wire protocols of the agent CLIs: Anthropic Messages,
- * OpenAI Responses, OpenAI Chat Completions and Gemini generateContent, each streamed as server-sent events.
+ * A scripted model on 127.0.0.1 that speaks the wire protocols of the agent CLIs that talk to it (Anthropic Messages,
+ * OpenAI Responses, OpenAI Chat Completions, Gemini generateContent, each streamed as server-sent events): each
+ * agent's driver tells it its {@link Wire}.
  * Every turn request (one that offers tools) takes the next {@link Step}; side requests (titles, token counts,
  * model lists) get a plain answer and leave the script alone. Every request is recorded, and every turn with the
  * server's monotonic times of its arrival and of the end of its answer.
  * The JDK's HTTP server is enough here: one CLI talks to one instance, and streaming is a chunked body.
  */
-final class FakeModel implements AutoCloseable {
+public final class FakeModel implements AutoCloseable {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     /** A request the CLI sent: its method, path with query, and body (JSON when it parses). */
-    record Request(String method, String path, String body) {
-        JsonNode json() {
+    public record Request(String method, String path, String body) {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body.isEmpty() ? "{}" : body);
             } catch (IOException e) {
@@ -50,9 +52,10 @@ final class FakeModel implements AutoCloseable {
     private final Deque<Step> script = new ArrayDeque<>();
     private final List<Request> requests = new ArrayList<>();
     private final List<Turn> turns = new ArrayList<>();
+    private final List<Wire> wires = new CopyOnWriteArrayList<>();
     private int served;
 
-    FakeModel(List<Step> steps) {
+    public FakeModel(List<Step> steps) {
         script.addAll(steps);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -68,12 +71,19 @@ final class FakeModel implements AutoCloseable {
         server.start();
     }
 
+    /** Answers the requests {@code wire} serves from now on: the driver of an agent that speaks it calls this. */
+    public void speaks(Wire wire) {
+        if (wires.stream().noneMatch(known -> known.getClass() == wire.getClass())) {
+            wires.add(wire);
+        }
+    }
+
     /** The base URL without a path, e.g. http://127.0.0.1:40123. */
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    synchronized List<Request> requests() {
+    public synchronized List<Request> requests() {
         return List.copyOf(requests);
     }
 
@@ -83,7 +93,7 @@ final class FakeModel implements AutoCloseable {
     }
 
     /** Every request body the CLI sent, joined: tool results the CLI handed back are in here. */
-    synchronized String everythingSent() {
+    public synchronized String everythingSent() {
         StringBuilder all = new StringBuilder();
         for (Request r : requests) {
             all.append(r.method()).append(' ').append(r.path()).append('\n').append(r.body()).append('\n');
@@ -169,19 +179,11 @@ final class FakeModel implements AutoCloseable {
     private Answer answer(Request request) {
         String path = request.path();
         JsonNode json = request.json();
-        Wire wire;
-        if (path.contains(":streamGenerateContent") || path.contains(":generateContent")
-                || path.contains(":countTokens") || path.startsWith("/v1beta")) {
-            wire = new GeminiWire();
-        } else if (path.contains("/messages")) {
-            wire = new AnthropicWire();
-        } else if (path.contains("/responses")) {
-            wire = new ResponsesWire();
-        } else if (path.contains("/chat/completions")) {
-            wire = new ChatCompletionsWire();
-        } else if (path.contains("/models")) {
+        Wire wire = wires.stream().filter(spoken -> spoken.serves(path)).findFirst().orElse(null);
+        if (wire == null && path.contains("/models")) {
             return new Answer(Wire.Reply.json(200, "{\"object\":\"list\",\"data\":[],\"models\":[]}"), null);
-        } else {
+        }
+        if (wire == null) {
             return new Answer(Wire.Reply.json(404, "{\"error\":{\"message\":\"not scripted: " + path + "\"}}"), null);
         }
         if (!wire.isTurn(request, json)) {

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * A new user's machine: a fresh HOME, a git repository to work in, and Baton installed from this checkout with
  * {@code baton install}. No sidecar runs until an agent's hook starts one; {@link #close()} stops it.
  */
-final class Machine implements AutoCloseable {
+public final class Machine implements AutoCloseable {
 
     /** Seconds a hook may take. The agents' own hook timeouts, as installed, are 30 s; the hook must end first. */
     static final String HOOK_BUDGET = "9";
@@ -42,14 +42,14 @@ final class Machine implements AutoCloseable {
     private static final AtomicInteger NEXT_PORT =
             new AtomicInteger(FIXED_PORTS_FROM + ThreadLocalRandom.current().nextInt(FIXED_PORTS_TO - FIXED_PORTS_FROM));
 
-    final Path home;
-    final Path repo;
-    final int batonPort;
+    public final Path home;
+    public final Path repo;
+    public final int batonPort;
     private final Path checkout;
     /** Settings of this machine beyond a new user's (a team's BATON_TEAM_URL): every process of it starts with them. */
     private final Map<String, String> settings = new HashMap<>();
 
-    Machine(Path root) {
+    public Machine(Path root) {
         try {
             home = Files.createDirectories(root.resolve("home"));
             repo = Files.createDirectories(root.resolve("repo"));
@@ -87,20 +87,20 @@ final class Machine implements AutoCloseable {
     }
 
     /** Sets {@code name} in the environment of every process of this machine from now on (its agents, their hooks). */
-    Machine set(String name, String value) {
+    public Machine set(String name, String value) {
         settings.put(name, value);
         return this;
     }
 
     /** Runs the checkout's {@code bin/baton install} with these agent flags, as the README says. */
-    String install(String... flags) {
+    public String install(String... flags) {
         List<String> command = new ArrayList<>(List.of(checkout.resolve("bin/baton").toString(), "install"));
         command.addAll(List.of(flags));
         return run(repo, command);
     }
 
     /** Runs the checkout's {@code bin/baton} (e.g. {@code locks --json}) as the user of this machine. */
-    String baton(String... args) {
+    public String baton(String... args) {
         List<String> command = new ArrayList<>(List.of(checkout.resolve("bin/baton").toString()));
         command.addAll(List.of(args));
         try {
@@ -111,7 +111,7 @@ final class Machine implements AutoCloseable {
     }
 
     /** The files locked now, relative to the repository, each with " [editing]" while an edit is in flight. */
-    List<String> locks() {
+    public List<String> locks() {
         JsonNode reply = parse(baton("locks", "--json"));
         List<String> files = new ArrayList<>();
         for (JsonNode lock : reply.path("locks")) {
@@ -122,7 +122,7 @@ final class Machine implements AutoCloseable {
     }
 
     /** The session holding {@code file} (relative to the repository), or null. */
-    String holderOf(String file) {
+    public String holderOf(String file) {
         for (JsonNode lock : parse(baton("locks", "--json")).path("locks")) {
             if (repo.relativize(Path.of(lock.path("file").asText())).toString().equals(file)) {
                 return lock.path("holder").path("session").asText(null);
@@ -132,11 +132,11 @@ final class Machine implements AutoCloseable {
     }
 
     /** The files locked now, relative to the repository, whether or not an edit is in flight. */
-    List<String> lockedFiles() {
+    public List<String> lockedFiles() {
         return locks().stream().map(lock -> lock.replace(" [editing]", "")).toList();
     }
 
-    String read(String file) {
+    public String read(String file) {
         try {
             Path path = repo.resolve(file);
             return Files.exists(path) ? Files.readString(path) : null;
@@ -145,7 +145,7 @@ final class Machine implements AutoCloseable {
         }
     }
 
-    void write(String file, String text) {
+    public void write(String file, String text) {
         try {
             Files.writeString(Files.createDirectories(repo.resolve(file).getParent()).resolve(repo.resolve(file).getFileName()), text);
         } catch (IOException e) {
@@ -154,16 +154,16 @@ final class Machine implements AutoCloseable {
     }
 
     /** Commits everything, so every file is clean again. */
-    void commitAll() {
+    public void commitAll() {
         run(repo, List.of("git", "add", "-A"));
         run(repo, List.of("git", "commit", "-q", "-m", "Work"));
     }
 
-    Path stateDir() {
+    public Path stateDir() {
         return home.resolve(".local/state/baton");
     }
 
-    String sidecarLog() {
+    public String sidecarLog() {
         try {
             Path log = stateDir().resolve("sidecar.log");
             return Files.exists(log) ? Files.readString(log) : "(no sidecar log)";
@@ -173,21 +173,21 @@ final class Machine implements AutoCloseable {
     }
 
     /** {@code text} followed by the sidecar's log: what a failed scenario's message shows. */
-    String withSidecarLog(String text) {
+    public String withSidecarLog(String text) {
         return text + "\n--- the sidecar's log:\n" + sidecarLog();
     }
 
     /** A failed assertion's description: everything the agent sent its model, then the sidecar's log. */
-    Supplier<String> explain(FakeModel model) {
+    public Supplier<String> explain(FakeModel model) {
         return () -> withSidecarLog(model.everythingSent());
     }
 
-    String run(Path dir, List<String> command) {
+    public String run(Path dir, List<String> command) {
         return run(dir, command, "");
     }
 
     /** Runs a command of this machine with {@code input} on its stdin; fails unless it exits 0. */
-    String run(Path dir, List<String> command, String input) {
+    public String run(Path dir, List<String> command, String input) {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
             builder.environment().clear();
@@ -209,7 +209,7 @@ final class Machine implements AutoCloseable {
         }
     }
 
-    static JsonNode parse(String text) {
+    public static JsonNode parse(String text) {
         try {
             return FakeModel.JSON.readTree(text);
         } catch (IOException e) {

@@ -3,7 +3,7 @@ package dev.baton.e2e;
 import java.util.Map;
 
 /** One answer of the scripted model: call a tool, or say something and end the turn. */
-sealed interface Step permits Step.ToolCall, Step.FreeformCall, Step.Say, Step.Pause {
+public sealed interface Step permits Step.ToolCall, Step.FreeformCall, Step.Say, Step.Pause {
 
     /** A function call with JSON arguments, as every wire protocol has it. */
     record ToolCall(String name, Map<String, ?> arguments) implements Step {}
@@ -18,24 +18,24 @@ sealed interface Step permits Step.ToolCall, Step.FreeformCall, Step.Say, Step.P
      * Not an answer: the model holds its next answer until the test {@link #resume()}s it, so the test can look
      * at a session that is alive between two tool calls.
      */
-    record Pause(java.util.concurrent.CountDownLatch reached, java.util.concurrent.CountDownLatch released)
+    public record Pause(java.util.concurrent.CountDownLatch reached, java.util.concurrent.CountDownLatch released)
             implements Step {
-        Pause() {
+        public Pause() {
             this(new java.util.concurrent.CountDownLatch(1), new java.util.concurrent.CountDownLatch(1));
         }
 
         /** Waits until the agent asked for the answer after this pause. */
-        void awaitReached() {
+        public void awaitReached() {
             awaitReached(AgentProcess.TURN);
         }
 
         /** Waits at most {@code atMost}, for a script of many steps before the pause. */
-        void awaitReached(java.time.Duration atMost) {
+        public void awaitReached(java.time.Duration atMost) {
             org.awaitility.Awaitility.await("the agent to ask the model again").atMost(atMost)
                     .until(() -> reached.getCount() == 0);
         }
 
-        void resume() {
+        public void resume() {
             released.countDown();
         }
     }

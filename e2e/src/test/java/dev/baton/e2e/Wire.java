@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** One model wire protocol: which requests are turns, and how a step is written on the wire. */
-interface Wire {
+public interface Wire {
 
     AtomicLong IDS = new AtomicLong();
 
@@ -15,14 +15,17 @@ interface Wire {
 
     /** What the server sends back. {@code streamed}: chunked body (server-sent events). */
     record Reply(int status, String contentType, String body, boolean streamed) {
-        static Reply json(int status, String body) {
+        public static Reply json(int status, String body) {
             return new Reply(status, "application/json", body, false);
         }
 
-        static Reply events(String body) {
+        public static Reply events(String body) {
             return new Reply(200, "text/event-stream", body, true);
         }
     }
+
+    /** Whether a request to this path speaks this protocol. */
+    boolean serves(String path);
 
     /** A turn of the agent's loop: the request offers tools. Titles, summaries and checks offer none. */
     default boolean isTurn(FakeModel.Request request, JsonNode json) {

@@ -53,6 +53,14 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * Whether the agent reports the end of each shell command it runs (a PostToolUse for it); where it does not, the
+     * wrapper reports the end, so that what the command changed is checked when it ended rather than at the turn's end.
+     */
+    protected boolean reportsShellCommandEnd() {
+        return true;
+    }
+
     /** The agent's names for its events. */
     protected abstract EventNames eventNames();
 
@@ -91,7 +99,7 @@ public abstract class Dialect {
 
     /** The answer that has a tool call run with {@code arguments}, where {@link #rewritesArguments()}. */
     protected ObjectNode rewrite(ObjectNode arguments, String context) {
-        throw new UnsupportedOperationException(agent + " does not take rewritten arguments from a hook");
+        throw new UnsupportedOperationException(agent.wireName() + " does not take rewritten arguments from a hook");
     }
 
     /** Every agent reads its answer as one line of JSON on stdout with exit 0, and nothing when there is none. */

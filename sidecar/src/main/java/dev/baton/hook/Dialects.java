@@ -1,5 +1,7 @@
 package dev.baton.hook;
 
+import dev.baton.session.AgentKind;
+import dev.baton.session.AgentKinds;
 import dev.baton.state.BatonException;
 import java.util.Comparator;
 import java.util.List;
@@ -8,15 +10,32 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The agents' dialects the sidecar speaks, in detection order. The hook routes know agents only through this list:
- * which names a hook call may give, which dialect reads a call, and whether the caller is the agent itself.
+ * The agents' dialects the sidecar speaks, in detection order. The sidecar knows agents only through this list:
+ * which names a hook call may give, which dialect reads a call, whether the caller is the agent itself, the kinds of
+ * session the agents register, and what each agent reports.
  */
 public final class Dialects {
 
     private final List<Dialect> inOrder;
+    private final AgentKinds kinds;
 
+    /** @param dialects in the order their agents are named to a client that gives an unknown one */
     public Dialects(List<Dialect> dialects) {
         this.inOrder = dialects.stream().sorted(Comparator.comparingInt(Dialect::precedence)).toList();
+        this.kinds = new AgentKinds(dialects.stream().map(Dialect::agent).distinct().toList());
+    }
+
+    /** The kinds of session the agents register, beside the sidecar's own CLI and API clients. */
+    public AgentKinds kinds() {
+        return kinds;
+    }
+
+    /**
+     * Whether the agent of this kind reports the end of its shell commands; a kind no dialect has (the CLI and API
+     * clients) runs none through the agent's tools, and is taken to.
+     */
+    public boolean reportsShellCommandEnd(AgentKind agent) {
+        return inOrder.stream().filter(dialect -> dialect.agent().equals(agent)).allMatch(Dialect::reportsShellCommandEnd);
     }
 
     /** The agent names a hook call may give, as in {@code baton-hook AGENT EVENT}. */

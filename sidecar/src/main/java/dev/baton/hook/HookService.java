@@ -63,7 +63,8 @@ final class HookService {
         this.sessions = new HookSessions(baton.sessions(), hostName());
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
         ShellSettings shellSettings = ShellSettings.fromEnvironment(System.getenv());
-        this.shell = new ShellHook(new ShellGuard(baton, shellSettings, scope::locks, PatchPaths::of, hostName()),
+        this.shell = new ShellHook(new ShellGuard(baton, shellSettings, scope::locks, PatchPaths::of, hostName(),
+                dialects::reportsShellCommandEnd),
                 new Enforcement(baton, shellSettings), sessions, this.notices);
     }
 

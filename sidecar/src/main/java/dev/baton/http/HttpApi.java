@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.Baton;
+import dev.baton.session.AgentKinds;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import dev.baton.state.StoreException;
@@ -54,15 +55,21 @@ public final class HttpApi implements AutoCloseable {
         this.guard = guard;
     }
 
-    /** Starts serving; {@code extraRoutes} lets other adapters (hooks, MCP, events) mount their routes. */
-    public static HttpApi start(Baton baton, String token, String supervisorToken, int port,
+    /**
+     * Starts serving; {@code kinds} are the kinds of session a registration may name, and {@code extraRoutes} lets
+     * other adapters (hooks, MCP, events) mount their routes.
+     */
+    public static HttpApi start(Baton baton, AgentKinds kinds, String token, String supervisorToken, int port,
                                 List<Consumer<RoutesConfig>> extraRoutes) {
-        return start(baton, token, supervisorToken, port, null, extraRoutes);
+        return start(baton, kinds, token, supervisorToken, port, null, extraRoutes);
     }
 
-    /** Like {@link #start(Baton, String, String, int, List)}; a non-null {@code inherited} listener is served instead of {@code port}. */
-    public static HttpApi start(Baton baton, String token, String supervisorToken, int port, ServerSocketChannel inherited,
-                                List<Consumer<RoutesConfig>> extraRoutes) {
+    /**
+     * Like {@link #start(Baton, AgentKinds, String, String, int, List)}; a non-null {@code inherited} listener is
+     * served instead of {@code port}.
+     */
+    public static HttpApi start(Baton baton, AgentKinds kinds, String token, String supervisorToken, int port,
+                                ServerSocketChannel inherited, List<Consumer<RoutesConfig>> extraRoutes) {
         RequestGuard guard = new RequestGuard(token, supervisorToken);
         Instant startedAt = baton.clock().instant();
         ConnectionCap connections = ConnectionCap.forThisProcess();
@@ -109,7 +116,7 @@ public final class HttpApi implements AutoCloseable {
             routes.before(ctx -> ctx.bodyAsBytes());
             routes.wsBeforeUpgrade(ctx -> guard.check(ctx, true)); // HTTP before-handlers skip WebSocket upgrades
             new StatusRoutes(baton, startedAt).register(routes);
-            new SessionRoutes(baton).register(routes);
+            new SessionRoutes(baton, kinds).register(routes);
             new LockRoutes(baton).register(routes);
             new NamedLockRoutes(baton).register(routes);
             new NegotiationRoutes(baton).register(routes);

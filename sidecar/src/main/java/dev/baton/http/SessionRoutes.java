@@ -4,6 +4,7 @@ import dev.baton.Baton;
 import dev.baton.git.RepoRoot;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.AgentKind;
+import dev.baton.session.AgentKinds;
 import dev.baton.session.ProcessAncestry;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registered;
@@ -32,9 +33,12 @@ final class SessionRoutes {
     static final String CLI_PREFIX = "cli-";
 
     private final Baton baton;
+    private final AgentKinds kinds;
 
-    SessionRoutes(Baton baton) {
+    /** @param kinds the kinds a registration may name */
+    SessionRoutes(Baton baton, AgentKinds kinds) {
         this.baton = baton;
+        this.kinds = kinds;
     }
 
     void register(RoutesConfig routes) {
@@ -54,8 +58,8 @@ final class SessionRoutes {
      */
     private void registerSession(Context ctx) {
         RegisterBody body = Bodies.read(ctx, RegisterBody.class);
-        AgentKind agent = body.agent() == null ? AgentKind.API : AgentKind.fromWireName(body.agent())
-                .orElseThrow(() -> BatonException.invalid("unknown agent '" + body.agent() + "'; one of: " + AgentKind.allWireNames()));
+        AgentKind agent = body.agent() == null ? AgentKind.API : kinds.fromWireName(body.agent())
+                .orElseThrow(() -> BatonException.invalid("unknown agent '" + body.agent() + "'; one of: " + kinds.allWireNames()));
         if (body.sessionId() != null && body.sessionId().contains("/")) {
             throw BatonException.invalid("session id '" + HumanText.oneLine(body.sessionId()) + "' has a '/': such ids"
                     + " are subagents' (PARENT/AGENT), which Baton registers from the parent's own hook calls; choose"
@@ -76,7 +80,7 @@ final class SessionRoutes {
         Registration registration = new Registration(body.sessionId(), agent, process, body.host(), cwd, repoRoot,
                 body.name(), body.parentId());
         // A terminal's CLI session is its shell's: found by that process, else made under an id no one can guess.
-        Registered registered = body.sessionId() == null && agent == AgentKind.CLI && process != null
+        Registered registered = body.sessionId() == null && agent.equals(AgentKind.CLI) && process != null
                 && body.parentId() == null
                 ? baton.sessions().registerForProcess(CLI_PREFIX, registration)
                 : baton.sessions().register(registration);
@@ -97,7 +101,7 @@ final class SessionRoutes {
         }
         Optional<ProcessIdentity> caller = Callers.process(ctx, claimed.pid(), 0);
         boolean own = caller.isPresent() && (ProcessAncestry.descendsFrom(claimed, caller.get())
-                || agent == AgentKind.CLI && isParentOf(claimed, caller.get()));
+                || agent.equals(AgentKind.CLI) && isParentOf(claimed, caller.get()));
         if (!own) {
             baton.sessions().auditRefusal(body.sessionId() == null ? "(new session)" : body.sessionId(),
                     caller.orElse(null), "registration on process " + claimed.pid() + " it did not start");

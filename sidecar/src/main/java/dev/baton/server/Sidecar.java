@@ -1,6 +1,7 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
+import dev.baton.agent.AgentDialects;
 import dev.baton.audit.AuditPruner;
 import dev.baton.audit.AuditRetention;
 import dev.baton.home.BatonHome;
@@ -135,7 +136,8 @@ public final class Sidecar implements AutoCloseable {
             // Not before: a first start killed before its database existed must not make the next one refuse.
             home.markDatabaseCreated(channel);
             routes.addAll(adapters.apply(baton));
-            HttpApi api = HttpApi.start(baton, token, supervisorToken, options.port(), options.inheritedListener(), routes);
+            HttpApi api = HttpApi.start(baton, AgentDialects.ALL.kinds(), token, supervisorToken, options.port(),
+                    options.inheritedListener(), routes);
             opened.add(api);
             ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "baton-sweeper");

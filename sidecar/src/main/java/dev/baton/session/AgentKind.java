@@ -1,43 +1,38 @@
 package dev.baton.session;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.Optional;
+import java.util.Objects;
 
-/** The kind of program a session belongs to; the wire name is what the API and the audit log use. */
-public enum AgentKind {
-    CLAUDE_CODE("claude-code"),
-    COPILOT_CLI("copilot-cli"),
-    CODEX("codex"),
-    GEMINI("gemini"),
-    OPENCODE("opencode"),
-    CLI("cli"),
-    API("api");
+/**
+ * The kind of program a session belongs to; the wire name is what the API, the audit log and the database use. The
+ * sidecar's own clients are {@link #CLI} and {@link #API}; each agent's package defines its agent's kind, and the
+ * agents the sidecar knows are an {@link AgentKinds}.
+ */
+public record AgentKind(String wireName) {
 
-    private final String wireName;
+    /** A person's session from a terminal ({@code baton acquire …}). */
+    public static final AgentKind CLI = new AgentKind("cli");
+    /** A session a script or program registered through the API. */
+    public static final AgentKind API = new AgentKind("api");
 
-    AgentKind(String wireName) {
-        this.wireName = wireName;
-    }
-
-    public String wireName() {
-        return wireName;
+    public AgentKind {
+        Objects.requireNonNull(wireName, "wireName");
     }
 
     /** True for the coding agents; the CLI and API clients are people's and scripts' own sessions. */
     public boolean isAgent() {
-        return this != CLI && this != API;
+        return !equals(CLI) && !equals(API);
     }
 
-    public static Optional<AgentKind> fromWireName(String name) {
-        if (name == null) {
-            return Optional.empty();
-        }
-        String wanted = name.trim().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(kind -> kind.wireName.equals(wanted)).findFirst();
+    /**
+     * The kind a stored row names. A name this sidecar has no agent for (a newer Baton's) keeps its name; a row that
+     * names none reads as an API session.
+     */
+    public static AgentKind stored(String wireName) {
+        return wireName == null || wireName.isBlank() ? API : new AgentKind(wireName);
     }
 
-    public static String allWireNames() {
-        return String.join(", ", Arrays.stream(values()).map(AgentKind::wireName).toList());
+    @Override
+    public String toString() {
+        return wireName;
     }
 }

@@ -35,7 +35,7 @@ final class ResumeRule {
             return Optional.empty();
         }
         String taker = "process " + claimant.pid();
-        if (agent != ended.agent()) {
+        if (!agent.equals(ended.agent())) {
             return Optional.of(session + " was a " + ended.agent().wireName() + " session; " + taker + " registers as "
                     + agent.wireName());
         }

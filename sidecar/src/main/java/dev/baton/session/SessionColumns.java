@@ -49,9 +49,8 @@ final class SessionColumns implements RowKind<String, Session> {
                 row.text("parent_id"), row.text("key_hash"), plan);
     }
 
-    /** An unknown agent name (a newer Baton's) reads as an API session. */
     static AgentKind agent(Row row) {
-        return AgentKind.fromWireName(row.text("agent")).orElse(AgentKind.API);
+        return AgentKind.stored(row.text("agent"));
     }
 
     /** No process, or none that can be told apart (pid 0 or below), reads as none. */

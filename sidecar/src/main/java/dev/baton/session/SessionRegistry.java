@@ -66,7 +66,7 @@ public final class SessionRegistry {
 
     private static Optional<Session> ofProcess(World world, String prefix, AgentKind agent, ProcessIdentity process) {
         return world.rows(SessionRows.SESSIONS).stream()
-                .filter(session -> session.parentId() == null && session.agent() == agent && session.id().startsWith(prefix)
+                .filter(session -> session.parentId() == null && session.agent().equals(agent) && session.id().startsWith(prefix)
                         && ResumeRule.sameProcess(session.process(), process))
                 .min(Comparator.comparing(Session::startedAt).thenComparing(Session::id));
     }

@@ -26,7 +26,7 @@ final class PendingCommands {
         final List<IndexTurns.Turn> turns;
         /**
          * Whether the wrapper reports the end: for a command whose PostToolUse comes when it starts (background), or
-         * never (Codex CLI sends none for its shell commands).
+         * never (an agent that sends no PostToolUse for its shell commands).
          */
         final boolean endReported;
         /** The wrapper's run of this command, once the wrapper asked which files to protect for it. */

@@ -42,15 +42,19 @@ public final class ShellGuard {
     private final AfterCheck afterCheck;
     private final PendingCommands pending = new PendingCommands();
     private final Settlement settlement;
+    private final Predicate<AgentKind> reportsCommandEnd;
 
     /**
      * @param lockable whether Baton locks a canonical file (the same rule as for edit tools)
      * @param patchPaths the files an apply_patch text names
+     * @param reportsCommandEnd whether an agent of this kind reports the end of its shell commands (a PostToolUse);
+     *                          for one that does not, the wrapper reports it
      */
     public ShellGuard(Baton baton, ShellSettings settings, Predicate<String> lockable,
-                      Function<String, List<String>> patchPaths, String host) {
+                      Function<String, List<String>> patchPaths, String host, Predicate<AgentKind> reportsCommandEnd) {
         this.baton = baton;
         this.settings = settings;
+        this.reportsCommandEnd = reportsCommandEnd;
         HeldByOthers held = new HeldByOthers(baton);
         IndexTurns turns = new IndexTurns(baton, host, settings.indexWait());
         this.judge = new CommandJudge(baton, settings, lockable, patchPaths, held, turns);
@@ -111,7 +115,7 @@ public final class ShellGuard {
 
     private void remember(ShellCommand command, AfterCheck.Before before, List<String> taken, List<IndexTurns.Turn> turns) {
         boolean endReported = command.background() || baton.sessions().find(command.sessionId())
-                .map(session -> session.agent() == AgentKind.CODEX).orElse(false);
+                .map(session -> !reportsCommandEnd.test(session.agent())).orElse(false);
         pending.add(new PendingCommands.Pending(command, before, taken, turns, endReported));
     }
 

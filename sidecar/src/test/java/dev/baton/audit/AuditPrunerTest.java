@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
+import dev.baton.agent.claude.ClaudeCodeDialect;
 import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.ReleaseReason;
-import dev.baton.session.AgentKind;
 import dev.baton.session.Registration;
 import dev.baton.session.SessionRows;
 import dev.baton.state.AuditEntry;
@@ -82,7 +82,7 @@ class AuditPrunerTest {
     @Test
     void endedSessionsAreForgottenWithTheirAge() {
         for (String id : List.of("old", "young")) {
-            baton.sessions().register(new Registration(id, AgentKind.CLAUDE_CODE, null, null, null, null, null, null));
+            baton.sessions().register(new Registration(id, ClaudeCodeDialect.KIND, null, null, null, null, null, null));
             baton.ledger().write(tx -> baton.locks().endSession(tx, tx.world().find(SessionRows.SESSIONS, id).orElseThrow(),
                     ReleaseReason.SESSION_ENDED, null));
             clock.advance(Duration.ofHours(3));

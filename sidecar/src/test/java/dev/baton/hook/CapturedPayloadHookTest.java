@@ -2,7 +2,8 @@ package dev.baton.hook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.session.AgentKind;
+import dev.baton.agent.codex.CodexDialect;
+import dev.baton.agent.copilot.CopilotDialect;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +63,7 @@ class CapturedPayloadHookTest extends HookFixture {
         assertThat(start.json().at("/hookSpecificOutput/additionalContext").asText())
                 .contains("Your Baton session is 01a20acf-d3a2-7863-b187-4ad413db79c7");
         assertThat(harness.baton().sessions().get("01a20acf-d3a2-7863-b187-4ad413db79c7").agent())
-                .isEqualTo(AgentKind.CODEX);
+                .isEqualTo(CodexDialect.KIND);
     }
 
     @Test
@@ -84,7 +85,7 @@ class CapturedPayloadHookTest extends HookFixture {
         ScriptRun start = harness.run("copilot", "sessionStart", harness.captured("copilot-sessionStart.json"));
 
         assertThat(start.json().get("additionalContext").asText()).contains("Your Baton session is " + COPILOT);
-        assertThat(harness.baton().sessions().get(COPILOT).agent()).isEqualTo(AgentKind.COPILOT_CLI);
+        assertThat(harness.baton().sessions().get(COPILOT).agent()).isEqualTo(CopilotDialect.KIND);
     }
 
     @Test

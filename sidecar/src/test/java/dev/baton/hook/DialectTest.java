@@ -10,6 +10,7 @@ import dev.baton.agent.codex.CodexDialect;
 import dev.baton.agent.copilot.CopilotDialect;
 import dev.baton.agent.copilot.CopilotPascalDialect;
 import dev.baton.agent.gemini.GeminiDialect;
+import dev.baton.agent.opencode.OpenCodeDialect;
 import dev.baton.http.Json;
 import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
@@ -68,10 +69,17 @@ class DialectTest {
     }
 
     @Test
+    void onlyCodexLeavesTheEndOfItsShellCommandsToTheWrapper() {
+        assertThat(AgentDialects.ALL.reportsShellCommandEnd(CodexDialect.KIND)).isFalse();
+        assertThat(List.of(ClaudeCodeDialect.KIND, CopilotDialect.KIND, GeminiDialect.KIND, OpenCodeDialect.KIND,
+                AgentKind.CLI, AgentKind.API)).allMatch(AgentDialects.ALL::reportsShellCommandEnd);
+    }
+
+    @Test
     void claudeCodeEditNamesItsSessionEventToolAndFile() throws IOException {
         HookCall call = read("claude", "PreToolUse", "claude-pretooluse-edit.json");
 
-        assertThat(call).isEqualTo(new HookCall(AgentKind.CLAUDE_CODE, EventKind.PRE_TOOL, CLAUDE, null,
+        assertThat(call).isEqualTo(new HookCall(ClaudeCodeDialect.KIND, EventKind.PRE_TOOL, CLAUDE, null,
                 "/home/dev/shop", "Edit", true, List.of(CART)));
     }
 
@@ -112,7 +120,7 @@ class DialectTest {
     void codexApplyPatchNamesThePatchedFileRelativeToCwd() throws IOException {
         HookCall call = read("codex", "PreToolUse", "codex-pretooluse-apply-patch.json");
 
-        assertThat(call).isEqualTo(new HookCall(AgentKind.CODEX, EventKind.PRE_TOOL,
+        assertThat(call).isEqualTo(new HookCall(CodexDialect.KIND, EventKind.PRE_TOOL,
                 "019a7c1e-codex-4d2f-9e1a-7b3c5d9e0f12", null, "/home/dev/shop", "apply_patch", true,
                 List.of("src/main/java/shop/Cart.java")));
     }
@@ -121,7 +129,7 @@ class DialectTest {
     void copilotPascalCaseReadsPathFromClaudeStyleToolInput() throws IOException {
         HookCall call = read("claude", "PreToolUse", "copilot-pascal-pretooluse-edit.json");
 
-        assertThat(call).isEqualTo(new HookCall(AgentKind.COPILOT_CLI, EventKind.PRE_TOOL, COPILOT, null,
+        assertThat(call).isEqualTo(new HookCall(CopilotDialect.KIND, EventKind.PRE_TOOL, COPILOT, null,
                 "/home/dev/shop", "Edit", true, List.of(CART)));
     }
 
@@ -165,7 +173,7 @@ class DialectTest {
     void geminiWriteFileIsABeforeToolEdit() throws IOException {
         HookCall call = read("gemini", "BeforeTool", "gemini-beforetool-write-file.json");
 
-        assertThat(call).isEqualTo(new HookCall(AgentKind.GEMINI, EventKind.PRE_TOOL, "gem-8d1f2a", null,
+        assertThat(call).isEqualTo(new HookCall(GeminiDialect.KIND, EventKind.PRE_TOOL, "gem-8d1f2a", null,
                 "/home/dev/shop", "write_file", true, List.of(CART)));
     }
 

@@ -22,7 +22,7 @@ public final class HookParsing {
     public static Parsed read(String agentArg, String eventArg, byte[] body) {
         HookPayload payload = HookPayload.parse(body);
         HookCall call = AgentDialects.ALL.detect(agentArg, payload).read(payload, eventArg);
-        return new Parsed(call.agent().name(), call.event().name(), call.sessionId(),
+        return new Parsed(call.agent().wireName(), call.event().name(), call.sessionId(),
                 HookSessions.absoluteOrNull(call.cwd()), call.toolName(), call.editTool(), call.files());
     }
 

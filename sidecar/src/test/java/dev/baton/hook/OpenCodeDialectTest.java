@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.agent.AgentDialects;
 import dev.baton.agent.opencode.OpenCodeDialect;
-import dev.baton.session.AgentKind;
 import dev.baton.state.BatonException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -33,7 +32,7 @@ class OpenCodeDialectTest {
         HookCall patch = read(call("tool.execute.before", "apply_patch", "{\"patchText\":\"*** Begin Patch\\n*** Add File:"
                 + " src/C.java\\n+c\\n*** Update File: src/D.java\\n@@\\n-d\\n+e\\n*** End Patch\"}"));
 
-        assertThat(write.agent()).isEqualTo(AgentKind.OPENCODE);
+        assertThat(write.agent()).isEqualTo(OpenCodeDialect.KIND);
         assertThat(write.event()).isEqualTo(EventKind.PRE_TOOL);
         assertThat(write.sessionId()).isEqualTo("ses_1");
         assertThat(write.files()).containsExactly("src/A.java");

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.agent.opencode.OpenCodeDialect;
 import dev.baton.http.Json;
-import dev.baton.session.AgentKind;
 import dev.baton.session.Session;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class OpenCodePluginTest extends HookFixture {
             assertThat(before.get("args")).isEqualTo(write);
             assertThat(harness.holderOf(CART)).contains("ses_first");
             Session session = harness.baton().sessions().find("ses_first").orElseThrow();
-            assertThat(session.agent()).isEqualTo(AgentKind.OPENCODE);
+            assertThat(session.agent()).isEqualTo(OpenCodeDialect.KIND);
             assertThat(session.process().pid()).as("the OpenCode process the plug-in runs in").isEqualTo(opencode.pid());
             assertThat(opencode.after("write", "call_1", write, "Wrote file successfully."))
                     .isEqualTo("Wrote file successfully.");

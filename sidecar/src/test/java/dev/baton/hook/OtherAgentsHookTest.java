@@ -5,7 +5,8 @@ import static dev.baton.hook.HookHarness.COPILOT_SESSION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.session.AgentKind;
+import dev.baton.agent.codex.CodexDialect;
+import dev.baton.agent.copilot.CopilotDialect;
 import dev.baton.session.Session;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class OtherAgentsHookTest extends HookFixture {
         assertThat(run.silent()).as("stdout=%s stderr=%s", run.stdout(), run.stderr()).isTrue();
         assertThat(harness.filesHeldBy(COPILOT_SESSION)).containsExactly("src/main/java/shop/Coupon.java");
         Session session = harness.baton().sessions().get(COPILOT_SESSION);
-        assertThat(session.agent()).isEqualTo(AgentKind.COPILOT_CLI);
+        assertThat(session.agent()).isEqualTo(CopilotDialect.KIND);
         assertThat(session.cwd()).isEqualTo(harness.repo().root().toString());
     }
 
@@ -72,7 +73,7 @@ class OtherAgentsHookTest extends HookFixture {
         assertThat(harness.run("claude", "PreToolUse", edit).silent()).isTrue();
 
         assertThat(harness.filesHeldBy(COPILOT_SESSION)).containsExactly("src/main/java/shop/Cart.java");
-        assertThat(harness.baton().sessions().get(COPILOT_SESSION).agent()).isEqualTo(AgentKind.COPILOT_CLI);
+        assertThat(harness.baton().sessions().get(COPILOT_SESSION).agent()).isEqualTo(CopilotDialect.KIND);
     }
 
     @Test
@@ -134,7 +135,7 @@ class OtherAgentsHookTest extends HookFixture {
         assertThat(harness.filesHeldBy("019a7c1e-codex-4d2f-9e1a-7b3c5d9e0f12"))
                 .containsExactly("src/main/java/shop/Cart.java");
         assertThat(harness.baton().sessions().get("019a7c1e-codex-4d2f-9e1a-7b3c5d9e0f12").agent())
-                .isEqualTo(AgentKind.CODEX);
+                .isEqualTo(CodexDialect.KIND);
 
         ScriptRun denied = harness.run("codex", "PreToolUse", patch.replace("019a7c1e-codex", "019a7c1e-other"));
         assertThat(denied.exit()).isZero();

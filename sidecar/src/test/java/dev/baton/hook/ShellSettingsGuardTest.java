@@ -2,6 +2,7 @@ package dev.baton.hook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.AgentDialects;
 import dev.baton.shell.ShellGuard;
 import dev.baton.shell.ShellSettings;
 import java.nio.file.Files;
@@ -37,7 +38,8 @@ class ShellSettingsGuardTest extends HookFixture {
 
     private ShellGuard guard(String... env) {
         return new ShellGuard(harness.baton(), ShellSettings.fromEnvironment(HookHarness.env(env)),
-                LockScope.defaults()::locks, PatchPaths::of, "test-host");
+                LockScope.defaults()::locks, PatchPaths::of, "test-host",
+                AgentDialects.ALL::reportsShellCommandEnd);
     }
 
     @Test

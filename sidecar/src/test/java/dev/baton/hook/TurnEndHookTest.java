@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.session.AgentKind;
+import dev.baton.agent.claude.ClaudeCodeDialect;
 import dev.baton.session.Session;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class TurnEndHookTest extends HookFixture {
                 .contains("`baton negotiate FILE --reason")
                 .contains("`baton check FILE`");
         Session session = harness.baton().sessions().get(CLAUDE_SESSION);
-        assertThat(session.agent()).isEqualTo(AgentKind.CLAUDE_CODE);
+        assertThat(session.agent()).isEqualTo(ClaudeCodeDialect.KIND);
         assertThat(session.process().pid()).isEqualTo(ProcessHandle.current().pid());
         assertThat(session.process().startedAt()).isEqualTo(ProcessHandle.current().info().startInstant().orElseThrow());
         assertThat(session.repoRoot()).isEqualTo(harness.repo().root().toString());

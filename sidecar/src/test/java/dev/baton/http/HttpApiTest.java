@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.agent.claude.ClaudeCodeDialect;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.TestSidecar;
 import dev.baton.support.TestSidecar.Reply;
@@ -144,7 +145,7 @@ class HttpApiTest {
             // A session whose agent exited and whose pid a new process now has: the API takes no start instant but the
             // live process's own, so the session is placed as it was left.
             sidecar.sidecar().baton().sessions().register(new dev.baton.session.Registration("old",
-                    dev.baton.session.AgentKind.CLAUDE_CODE, new dev.baton.session.ProcessIdentity(reused.pid(), otherStart),
+                    ClaudeCodeDialect.KIND, new dev.baton.session.ProcessIdentity(reused.pid(), otherStart),
                     null, null, null, null, null));
             sidecar.register("b", "cli", null);
             sidecar.sidecar().baton().locks().acquire(dev.baton.lock.AcquireRequest.explicit("old", List.of(file("x")),
@@ -238,6 +239,18 @@ class HttpApiTest {
         assertThat(reply.status()).as(reply.toString()).isBetween(400, 499);
         assertThat(reply.body().path("error").path("message").asText()).isNotBlank();
         assertThat(sidecar.get("/v1/locks").body().path("locks").size()).isZero();
+    }
+
+    @Test
+    void aRegistrationNamesAKnownAgentInAnyCaseOrIsRefusedWithTheKnownOnes() {
+        Reply unknown = sidecar.post("/v1/sessions", Map.of("session_id", "a", "agent", "cursor"));
+        Reply known = sidecar.post("/v1/sessions", Map.of("session_id", "b", "agent", " Copilot-CLI "));
+
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.body().path("error").path("message").asText()).isEqualTo(
+                "unknown agent 'cursor'; one of: claude-code, copilot-cli, codex, gemini, opencode, cli, api");
+        assertThat(known.status()).isEqualTo(201);
+        assertThat(known.body().path("session").path("agent").asText()).isEqualTo("copilot-cli");
     }
 
     @Test

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.Baton;
+import dev.baton.agent.claude.ClaudeCodeDialect;
 import dev.baton.liveness.OsProcessLiveness;
-import dev.baton.session.AgentKind;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Registration;
 import dev.baton.session.SessionRows;
@@ -48,7 +48,7 @@ class LockTableTest {
     }
 
     private String session(String id, ProcessIdentity process, String parent) {
-        baton.sessions().register(new Registration(id, AgentKind.CLAUDE_CODE, process, "host", "/repo", "/repo", null, parent));
+        baton.sessions().register(new Registration(id, ClaudeCodeDialect.KIND, process, "host", "/repo", "/repo", null, parent));
         return id;
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
+import dev.baton.agent.claude.ClaudeCodeDialect;
 import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.LockChange;
@@ -45,7 +46,7 @@ class LedgerTest {
     @Test
     void whatWasCommittedIsWhatAReopenedStoreHolds() {
         try (Baton baton = open()) {
-            baton.sessions().register(new Registration("a", AgentKind.CLAUDE_CODE, null, "h", "/r", "/r", "named", null));
+            baton.sessions().register(new Registration("a", ClaudeCodeDialect.KIND, null, "h", "/r", "/r", "named", null));
             baton.sessions().setPlan("a", "refactor auth", "split the service");
             baton.locks().acquire(AcquireRequest.explicit("a", List.of("/r/1", "/r/2"), Duration.ZERO));
             baton.locks().editDone("a", List.of("/r/1"));

@@ -2,6 +2,8 @@ package dev.baton.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.claude.ClaudeCodeDialect;
+import dev.baton.agent.codex.CodexDialect;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.NamedLock;
@@ -38,10 +40,10 @@ class RowKindsStoreTest {
     @Test
     void everyKindOfRowReadsBackAsItWasWrittenWithItsNullsAndFlags() {
         ProcessIdentity process = new ProcessIdentity(4242, AT.minusSeconds(60));
-        Session full = new Session("s1", AgentKind.CLAUDE_CODE, process, "host", "/repo/sub", "/repo", AT, AT.plusSeconds(5),
+        Session full = new Session("s1", ClaudeCodeDialect.KIND, process, "host", "/repo/sub", "/repo", AT, AT.plusSeconds(5),
                 "alice", null, "hash", new Plan("ship it", "tests", AT));
         Session bare = new Session("s2", AgentKind.API, null, null, null, null, AT, AT, null, "s1", null, null);
-        EndedSession ended = new EndedSession("s0", AgentKind.CODEX, process, "hash0", AT, AT.plusSeconds(1));
+        EndedSession ended = new EndedSession("s0", CodexDialect.KIND, process, "hash0", AT, AT.plusSeconds(1));
         FileLock editing = new FileLock("/repo/a.txt", "s1", AT, null, true);
         FileLock edited = new FileLock("/repo/b.txt", "s2", AT, AT.plusSeconds(2), false);
         NamedLock named = new NamedLock("deploy", process, "host", AT, null);

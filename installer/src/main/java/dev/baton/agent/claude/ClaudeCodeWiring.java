@@ -65,7 +65,18 @@ public final class ClaudeCodeWiring extends HookedAgent {
 
     @Override
     public Path configDir(InstallLayout layout) {
-        return layout.claudeDir();
+        return directory(layout);
+    }
+
+    /** {@code CLAUDE_CONFIG_DIR}, or {@code ~/.claude}. */
+    static Path directory(InstallLayout layout) {
+        return layout.directoryFrom("CLAUDE_CONFIG_DIR").orElse(layout.home().resolve(".claude"));
+    }
+
+    /** {@code ~/.claude.json}: Claude Code keeps it beside settings.json when CLAUDE_CONFIG_DIR is set. */
+    private static Path stateFile(InstallLayout layout) {
+        return layout.directoryFrom("CLAUDE_CONFIG_DIR").map(dir -> dir.resolve(".claude.json"))
+                .orElse(layout.home().resolve(".claude.json"));
     }
 
     /** Claude Code reads its settings, {@code ~/.claude.json} and {@code .mcp.json} with {@code JSON.parse}. */
@@ -89,10 +100,10 @@ public final class ClaudeCodeWiring extends HookedAgent {
         Optional<String> type = Optional.of("stdio");
         return List.of(switch (scope) {
             // ~/.claude.json also holds Claude Code's own account data: owner-only when Baton creates it.
-            case USER -> new McpRegistration.Placement(secretFile(layout.claudeJson()), type, false);
+            case USER -> new McpRegistration.Placement(secretFile(stateFile(layout)), type, false);
             case PROJECT -> new McpRegistration.Placement(sharedFile(project.resolve(".mcp.json")), type, false);
             // Claude Code keeps local-scope servers in ~/.claude.json under the project's absolute path.
-            case LOCAL -> new McpRegistration.Placement(secretFile(layout.claudeJson()),
+            case LOCAL -> new McpRegistration.Placement(secretFile(stateFile(layout)),
                     List.of("projects", project.toString()), type, false);
         });
     }

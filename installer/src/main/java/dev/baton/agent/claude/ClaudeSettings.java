@@ -95,7 +95,7 @@ public final class ClaudeSettings {
 
     public static Path file(InstallLayout layout, Scope scope, Path project) {
         return switch (scope) {
-            case USER -> layout.claudeDir().resolve("settings.json");
+            case USER -> ClaudeCodeWiring.directory(layout).resolve("settings.json");
             case PROJECT -> project.resolve(".claude/settings.json");
             case LOCAL -> project.resolve(".claude/settings.local.json");
         };

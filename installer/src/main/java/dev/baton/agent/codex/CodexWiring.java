@@ -45,7 +45,7 @@ public final class CodexWiring extends HookedAgent {
 
     /** Codex's user configuration, where it records which hooks the user trusts. */
     public static Path config(InstallLayout layout) {
-        return layout.codexDir().resolve("config.toml");
+        return directory(layout).resolve("config.toml");
     }
 
     @Override
@@ -65,7 +65,12 @@ public final class CodexWiring extends HookedAgent {
 
     @Override
     public Path configDir(InstallLayout layout) {
-        return layout.codexDir();
+        return directory(layout);
+    }
+
+    /** {@code CODEX_HOME}, or {@code ~/.codex}. */
+    static Path directory(InstallLayout layout) {
+        return layout.directoryFrom("CODEX_HOME").orElse(layout.home().resolve(".codex"));
     }
 
     /** Codex reads {@code hooks.json} with serde_json. */
@@ -82,7 +87,7 @@ public final class CodexWiring extends HookedAgent {
     @Override
     public Optional<Path> hookFile(InstallLayout layout, Scope scope, Path project) {
         return switch (scope) {
-            case USER -> Optional.of(layout.codexDir().resolve("hooks.json"));
+            case USER -> Optional.of(directory(layout).resolve("hooks.json"));
             case PROJECT -> Optional.of(project.resolve(".codex/hooks.json"));
             case LOCAL -> Optional.empty();
         };

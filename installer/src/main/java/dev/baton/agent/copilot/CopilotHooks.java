@@ -41,7 +41,7 @@ public final class CopilotHooks {
 
     public static Path file(InstallLayout layout, Scope scope, Path project) {
         return scope == Scope.USER
-                ? layout.copilotDir().resolve("hooks").resolve(FILE_NAME)
+                ? CopilotWiring.directory(layout).resolve("hooks").resolve(FILE_NAME)
                 : project.resolve(".github/hooks").resolve(FILE_NAME);
     }
 

@@ -42,7 +42,12 @@ public final class CopilotWiring extends HookedAgent {
 
     @Override
     public Path configDir(InstallLayout layout) {
-        return layout.copilotDir();
+        return directory(layout);
+    }
+
+    /** {@code COPILOT_HOME}, or {@code ~/.copilot}. */
+    static Path directory(InstallLayout layout) {
+        return layout.directoryFrom("COPILOT_HOME").orElse(layout.home().resolve(".copilot"));
     }
 
     /** Copilot CLI reads {@code mcp-config.json} with comments and trailing commas. */
@@ -65,7 +70,7 @@ public final class CopilotWiring extends HookedAgent {
     @Override
     public List<McpRegistration.Placement> mcpPlacements(InstallLayout layout, Scope scope, Path project) {
         return scope != Scope.USER ? List.of() : List.of(new McpRegistration.Placement(
-                sharedFile(layout.copilotDir().resolve("mcp-config.json")), Optional.of("local"), true));
+                sharedFile(directory(layout).resolve("mcp-config.json")), Optional.of("local"), true));
     }
 
     @Override

@@ -53,7 +53,7 @@ public final class GeminiWiring extends HookedAgent {
 
     @Override
     public Path configDir(InstallLayout layout) {
-        return layout.geminiDir();
+        return layout.home().resolve(".gemini");
     }
 
     /** Gemini CLI strips comments (strip-json-comments) before {@code JSON.parse}, so a trailing comma still fails. */
@@ -70,7 +70,7 @@ public final class GeminiWiring extends HookedAgent {
     @Override
     public Optional<Path> hookFile(InstallLayout layout, Scope scope, Path project) {
         return switch (scope) {
-            case USER -> Optional.of(layout.geminiDir().resolve("settings.json"));
+            case USER -> Optional.of(configDir(layout).resolve("settings.json"));
             case PROJECT -> Optional.of(project.resolve(".gemini/settings.json"));
             case LOCAL -> Optional.empty();
         };
@@ -105,7 +105,7 @@ public final class GeminiWiring extends HookedAgent {
         if ("true".equals(doctor.environment().get("GEMINI_CLI_TRUST_WORKSPACE"))) {
             return List.of(Check.ok("Gemini trust", "GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder"));
         }
-        Path file = doctor.layout().geminiDir().resolve("trustedFolders.json");
+        Path file = configDir(doctor.layout()).resolve("trustedFolders.json");
         try {
             if (Files.exists(file)) {
                 ObjectNode folders = JsonText.parseObject(Files.readString(file), syntax());

@@ -46,14 +46,14 @@ final class OpenCodeChecks {
         }
         Optional<Found> mcp = mcpEntry();
         if (plugins.isEmpty() && mcp.isEmpty() && !opencode.isUsedOn(layout)) {
-            checks.add(new Check(Status.SKIPPED, opencode.displayName(), "not set up here (no " + layout.opencodeDir()
+            checks.add(new Check(Status.SKIPPED, opencode.displayName(), "not set up here (no " + opencode.configDir(layout)
                     + ", no `opencode` on PATH)", ""));
             return checks;
         }
         checks.addAll(pluginChecks());
         if (mcp.isEmpty()) {
             checks.add(Check.problem(MCP, "no " + McpRegistration.SERVER + " server in an opencode.json ("
-                    + layout.opencodeDir().resolve("opencode.json") + ", " + project.resolve("opencode.json") + ")",
+                    + opencode.configDir(layout).resolve("opencode.json") + ", " + project.resolve("opencode.json") + ")",
                     installCommand(Scope.USER) + " (without --no-mcp)"));
         } else if (!mcp.get().current()) {
             checks.add(Check.problem(MCP, "mcp." + McpRegistration.SERVER + " in " + mcp.get().file() + " does not run this"

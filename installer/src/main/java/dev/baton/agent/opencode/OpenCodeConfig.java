@@ -26,7 +26,7 @@ public final class OpenCodeConfig {
     /** The configuration file of a scope; OpenCode has no private project scope. */
     public static Optional<JsonConfigFile> file(InstallLayout layout, Scope scope, Path project) {
         return switch (scope) {
-            case USER -> Optional.of(JsonConfigFile.shared(layout.opencodeDir().resolve("opencode.json"),
+            case USER -> Optional.of(JsonConfigFile.shared(OpenCodeWiring.directory(layout).resolve("opencode.json"),
                     OpenCodeWiring.DISPLAY_NAME, OpenCodeWiring.SYNTAX));
             case PROJECT -> Optional.of(JsonConfigFile.shared(project.resolve("opencode.json"),
                     OpenCodeWiring.DISPLAY_NAME, OpenCodeWiring.SYNTAX));

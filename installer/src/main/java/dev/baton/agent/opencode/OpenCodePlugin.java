@@ -33,7 +33,7 @@ public record OpenCodePlugin(Path file, String text) {
     /** Where the plug-in goes at a scope; OpenCode has no private project scope. */
     public static Optional<Path> file(InstallLayout layout, Scope scope, Path project) {
         return switch (scope) {
-            case USER -> Optional.of(layout.opencodeDir().resolve("plugins").resolve(FILE_NAME));
+            case USER -> Optional.of(OpenCodeWiring.directory(layout).resolve("plugins").resolve(FILE_NAME));
             case PROJECT -> Optional.of(project.resolve(".opencode/plugins").resolve(FILE_NAME));
             case LOCAL -> Optional.empty();
         };

@@ -41,7 +41,12 @@ public final class OpenCodeWiring implements AgentWiring {
 
     @Override
     public Path configDir(InstallLayout layout) {
-        return layout.opencodeDir();
+        return directory(layout);
+    }
+
+    /** OpenCode's directory in the XDG configuration home ({@code XDG_CONFIG_HOME}, or {@code ~/.config}). */
+    static Path directory(InstallLayout layout) {
+        return layout.directoryFrom("XDG_CONFIG_HOME").orElse(layout.home().resolve(".config")).resolve("opencode");
     }
 
     @Override

@@ -9,40 +9,27 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every path Baton installs to or reads from, derived from one environment map so tests can point
- * the whole installation at a temporary home.
+ * Every path Baton installs its own files to or reads them from, derived from one environment map so tests can point
+ * the whole installation at a temporary home. Each agent's wiring finds the agent's configuration from the same map
+ * ({@link #directoryFrom}).
  *
  * <p>Variables read: {@code HOME}, {@code XDG_DATA_HOME}, {@code XDG_STATE_HOME}, {@code BATON_HOME},
- * {@code BATON_PORT}, {@code CLAUDE_CONFIG_DIR}, {@code COPILOT_HOME}, {@code CODEX_HOME}, {@code XDG_CONFIG_HOME} (OpenCode's),
- * {@code JAVA_HOME}, {@code PATH}.
+ * {@code BATON_PORT}, {@code JAVA_HOME}, {@code PATH}.
  */
 public record InstallLayout(
         Path home,
         Path dataDir,
         Path binDir,
         Path batonHome,
-        Path claudeDir,
-        Path claudeJson,
-        Path copilotDir,
-        Path codexDir,
-        Path geminiDir,
-        Path opencodeDir,
         List<Path> searchPath,
         Optional<Path> javaHome,
-        Optional<String> portOverride) {
+        Optional<String> portOverride,
+        Map<String, String> environment) {
 
     public static InstallLayout fromEnvironment(Map<String, String> env) {
         Path home = Path.of(value(env, "HOME").orElse(System.getProperty("user.home"))).toAbsolutePath();
         Path dataHome = value(env, "XDG_DATA_HOME").map(Path::of).orElse(home.resolve(".local/share"));
         Path batonHome = BatonHome.fromEnvironment(env).dir();
-        // Claude Code keeps settings.json and .claude.json together when CLAUDE_CONFIG_DIR is set.
-        Optional<Path> claudeConfigDir = value(env, "CLAUDE_CONFIG_DIR").map(Path::of);
-        Path claudeDir = claudeConfigDir.orElse(home.resolve(".claude"));
-        Path claudeJson = claudeConfigDir.map(dir -> dir.resolve(".claude.json")).orElse(home.resolve(".claude.json"));
-        Path copilotDir = value(env, "COPILOT_HOME").map(Path::of).orElse(home.resolve(".copilot"));
-        Path codexDir = value(env, "CODEX_HOME").map(Path::of).orElse(home.resolve(".codex"));
-        Path geminiDir = home.resolve(".gemini");
-        Path opencodeDir = value(env, "XDG_CONFIG_HOME").map(Path::of).orElse(home.resolve(".config")).resolve("opencode");
         List<Path> searchPath = value(env, "PATH")
                 .map(path -> Arrays.stream(path.split(File.pathSeparator))
                         .filter(entry -> !entry.isBlank())
@@ -55,15 +42,15 @@ public record InstallLayout(
                 dataHome.resolve("baton"),
                 home.resolve(".local/bin"),
                 batonHome,
-                claudeDir,
-                claudeJson,
-                copilotDir,
-                codexDir,
-                geminiDir,
-                opencodeDir,
                 searchPath,
                 value(env, "JAVA_HOME").map(Path::of),
-                value(env, "BATON_PORT"));
+                value(env, "BATON_PORT"),
+                Map.copyOf(env));
+    }
+
+    /** The directory an environment variable names, when it is set and not blank. */
+    public Optional<Path> directoryFrom(String variable) {
+        return value(environment, variable).map(Path::of);
     }
 
     private static Optional<String> value(Map<String, String> env, String name) {

@@ -13,6 +13,9 @@ import java.util.Map;
 /** Claude Code: absolute {@code file_path} (NotebookEdit: {@code notebook_path}); subagents add {@code agent_id}. */
 public final class ClaudeCodeDialect extends Dialect {
 
+    /** The kind of Claude Code's sessions, as the API and the database name it. */
+    public static final AgentKind KIND = new AgentKind("claude-code");
+
     /** Claude Code's events, as its settings name them and its payloads carry them. */
     private static final EventNames NAMES = new EventNames(Map.ofEntries(
             Map.entry("SessionStart", EventKind.SESSION_START),
@@ -27,7 +30,7 @@ public final class ClaudeCodeDialect extends Dialect {
     public static final ClaudeCodeDialect INSTANCE = new ClaudeCodeDialect();
 
     private ClaudeCodeDialect() {
-        super(AgentKind.CLAUDE_CODE, "claude", 100);
+        super(KIND, "claude", 100);
     }
 
     @Override

@@ -23,6 +23,9 @@ import java.util.Set;
  */
 public final class CodexDialect extends Dialect {
 
+    /** The kind of Codex CLI's sessions, as the API and the database name it. */
+    public static final AgentKind KIND = new AgentKind("codex");
+
     /** Codex names its events as Claude Code does (0.169 sends five of them). */
     private static final EventNames NAMES = new EventNames(Map.ofEntries(
             Map.entry("SessionStart", EventKind.SESSION_START),
@@ -40,7 +43,13 @@ public final class CodexDialect extends Dialect {
     public static final Set<String> SHELL_TOOLS = Set.of("bash", "exec_command", "shell", "local_shell");
 
     private CodexDialect() {
-        super(AgentKind.CODEX, "codex", 40);
+        super(KIND, "codex", 40);
+    }
+
+    /** Codex CLI sends no PostToolUse for its shell commands. */
+    @Override
+    protected boolean reportsShellCommandEnd() {
+        return false;
     }
 
     /** Codex's payloads carry a {@code turn_id}, which Claude Code's do not. */

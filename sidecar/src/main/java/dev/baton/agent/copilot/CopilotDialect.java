@@ -25,6 +25,9 @@ import java.util.Set;
  */
 public final class CopilotDialect extends Dialect {
 
+    /** The kind of Copilot CLI's sessions, as the API and the database name it. */
+    public static final AgentKind KIND = new AgentKind("copilot-cli");
+
     /** Copilot CLI's config keys (camelCase), and the PascalCase names it sends to a project's Claude Code hooks. */
     private static final EventNames NAMES = new EventNames(Map.ofEntries(
             Map.entry("sessionStart", EventKind.SESSION_START),
@@ -45,7 +48,7 @@ public final class CopilotDialect extends Dialect {
     private static final Set<String> FAILED_RESULTS = Set.of("failure", "rejected", "denied");
 
     private CopilotDialect() {
-        super(AgentKind.COPILOT_CLI, "copilot", 20);
+        super(KIND, "copilot", 20);
     }
 
     /** camelCase fields are Copilot's own; so is a call of Copilot's hook command that names no event in its payload. */

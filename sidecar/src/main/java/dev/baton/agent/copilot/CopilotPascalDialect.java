@@ -7,7 +7,6 @@ import dev.baton.hook.Dialect;
 import dev.baton.hook.EventKind;
 import dev.baton.hook.EventNames;
 import dev.baton.hook.HookPayload;
-import dev.baton.session.AgentKind;
 import java.util.List;
 import java.util.Map;
 
@@ -35,7 +34,7 @@ public final class CopilotPascalDialect extends Dialect {
     public static final CopilotPascalDialect INSTANCE = new CopilotPascalDialect();
 
     private CopilotPascalDialect() {
-        super(AgentKind.COPILOT_CLI, "copilot", 50);
+        super(CopilotDialect.KIND, "copilot", 50);
     }
 
     /** Copilot's Claude-compatible payloads carry an ISO timestamp and no transcript_path. */

@@ -21,6 +21,9 @@ import java.util.Set;
  */
 public final class GeminiDialect extends Dialect {
 
+    /** The kind of Gemini CLI's sessions, as the API and the database name it. */
+    public static final AgentKind KIND = new AgentKind("gemini");
+
     /** Gemini CLI's own names (BeforeTool, AfterTool, AfterAgent). */
     private static final EventNames NAMES = new EventNames(Map.ofEntries(
             Map.entry("SessionStart", EventKind.SESSION_START),
@@ -37,7 +40,7 @@ public final class GeminiDialect extends Dialect {
     private static final Set<String> EDIT_TOOLS = Set.of("write_file", "replace", "edit");
 
     private GeminiDialect() {
-        super(AgentKind.GEMINI, "gemini", 30);
+        super(KIND, "gemini", 30);
     }
 
     /** Gemini CLI's own event names mark its payloads whichever hook command they reach. */

@@ -32,6 +32,9 @@ import java.util.Set;
  */
 public final class OpenCodeDialect extends Dialect {
 
+    /** The kind of OpenCode's sessions, as the API and the database name it. */
+    public static final AgentKind KIND = new AgentKind("opencode");
+
     /** The agent the plug-in names, as in {@code POST /v1/hooks?agent=opencode}. */
     public static final String AGENT = "opencode";
 
@@ -48,7 +51,7 @@ public final class OpenCodeDialect extends Dialect {
     private static final Set<String> PATCH_TOOLS = Set.of("apply_patch", "patch");
 
     private OpenCodeDialect() {
-        super(AgentKind.OPENCODE, AGENT, 10);
+        super(KIND, AGENT, 10);
     }
 
     @Override

@@ -1,7 +1,10 @@
-package dev.baton.e2e;
+package dev.baton.agent.claude;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
+import dev.baton.e2e.Step;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -50,7 +53,7 @@ class TeamClaudeIT {
                 assertThat(two.read("Shared.txt")).as(() -> ClaudeCodeIT.story(two, other)).isNull();
                 assertThat(otherModel.everythingSent()).as(() -> ClaudeCodeIT.story(two, other))
                         .contains("Shared.txt is held by")
-                        .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8))
+                        .contains(holder.sessionId().substring(0, 8))
                         .contains("on machine laptop-one");
                 assertThat(one.locks()).containsExactly("Shared.txt");
                 assertThat(two.baton("team", "status")).contains("laptop-one").contains("desktop-two");

@@ -1,5 +1,9 @@
-package dev.baton.e2e;
+package dev.baton.agent.gemini;
 
+import dev.baton.e2e.AgentClis;
+import dev.baton.e2e.AgentProcess;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,6 +31,7 @@ final class Gemini implements AutoCloseable {
     }
 
     Gemini(Machine machine, FakeModel model, String prompt) {
+        model.speaks(new GeminiWire());
         process = new AgentProcess("gemini", machine, List.of(AgentClis.bin("gemini").toString(), "-p", prompt,
                 "--yolo"), Map.of(
                 "GOOGLE_GEMINI_BASE_URL", model.url(),

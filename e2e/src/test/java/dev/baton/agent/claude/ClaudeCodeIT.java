@@ -1,14 +1,15 @@
-package dev.baton.e2e;
+package dev.baton.agent.claude;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
+import dev.baton.e2e.Step;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,7 +82,7 @@ class ClaudeCodeIT {
                 other.prompt("Write Shared.txt too.");
 
                 assertThat(machine.read("Shared.txt")).as(() -> story(machine, holder, other)).isEqualTo("first\n");
-                String holderSession = sessionId(holder);
+                String holderSession = holder.sessionId();
                 assertThat(otherModel.everythingSent())
                         .contains("Shared.txt is held by")
                         .contains(holderSession.substring(0, 8))
@@ -208,7 +209,7 @@ class ClaudeCodeIT {
                 String sent = otherModel.everythingSent();
                 assertThat(sent).contains("Baton blocked this command").contains("sed -i")
                         .contains("git checkout .").contains("would throw away uncommitted changes")
-                        .contains(sessionId(holder).substring(0, 8));
+                        .contains(holder.sessionId().substring(0, 8));
                 assertThat(machine.locks()).containsExactly("src/A.txt");
             }
         }
@@ -253,9 +254,9 @@ class ClaudeCodeIT {
                 String sent = otherModel.everythingSent();
                 assertThat(sent).as(() -> story(machine, holder, other)).contains("Read-only file system")
                         .contains("Baton: files other sessions hold were read-only while this command ran: src/A.txt")
-                        .contains(sessionId(holder).substring(0, 8));
+                        .contains(holder.sessionId().substring(0, 8));
                 assertThat(machine.locks()).contains("src/A.txt");
-                assertThat(machine.holderOf("src/A.txt")).isEqualTo(sessionId(holder));
+                assertThat(machine.holderOf("src/A.txt")).isEqualTo(holder.sessionId());
             }
         }
     }
@@ -287,11 +288,5 @@ class ClaudeCodeIT {
 
     static String path(Machine machine, String file) {
         return machine.repo.resolve(file).toString();
-    }
-
-    static String sessionId(Claude claude) {
-        Matcher matcher = Pattern.compile("\"session_id\":\"([0-9a-f-]{36})\"").matcher(claude.process.output());
-        assertThat(matcher.find()).as("a session id in " + claude.process.output()).isTrue();
-        return matcher.group(1);
     }
 }

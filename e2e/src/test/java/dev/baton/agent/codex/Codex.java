@@ -1,5 +1,9 @@
-package dev.baton.e2e;
+package dev.baton.agent.codex;
 
+import dev.baton.e2e.AgentClis;
+import dev.baton.e2e.AgentProcess;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,6 +22,7 @@ final class Codex implements AutoCloseable {
 
     /** Points Codex at the fake model: the provider goes into ~/.codex/config.toml, before or after install. */
     static void configure(Machine machine, FakeModel model) {
+        model.speaks(new ResponsesWire());
         try {
             Path config = Files.createDirectories(machine.home.resolve(".codex")).resolve("config.toml");
             String provider = "model = \"gpt-5.5\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\n"

@@ -1,7 +1,11 @@
-package dev.baton.e2e;
+package dev.baton.agent.codex;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.claude.Claude;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
+import dev.baton.e2e.Step;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +95,7 @@ class CodexCliIT {
                     }
                     assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
                     String sent = model.everythingSent();
-                    String holderPrefix = ClaudeCodeIT.sessionId(holder).substring(0, 8);
+                    String holderPrefix = holder.sessionId().substring(0, 8);
                     assertThat(sent.split("Held.txt is held by", -1)).as(sent).hasSizeGreaterThanOrEqualTo(3);
                     assertThat(sent).contains(holderPrefix).contains("baton negotiate").contains("try again later")
                             .as("the denial's last sentence ends once, as Codex renders it").doesNotContain("later..");

@@ -1,8 +1,12 @@
-package dev.baton.e2e;
+package dev.baton.agent.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.agent.claude.Claude;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
+import dev.baton.e2e.Step;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -81,7 +85,7 @@ class GeminiCliIT {
                     gemini.awaitExit();
                     assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
                     assertThat(model.everythingSent()).contains("Held.txt is held by")
-                            .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8)).contains("baton negotiate")
+                            .contains(holder.sessionId().substring(0, 8)).contains("baton negotiate")
                             .contains("try again later").doesNotContain("later..");
                 }
             }

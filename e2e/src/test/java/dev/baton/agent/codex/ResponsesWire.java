@@ -1,10 +1,18 @@
-package dev.baton.e2e;
+package dev.baton.agent.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Step;
+import dev.baton.e2e.Wire;
 
 /** OpenAI Responses (Codex CLI): POST …/responses, streamed as response.created … response.completed events. */
-final class ResponsesWire implements Wire {
+public final class ResponsesWire implements Wire {
+
+    @Override
+    public boolean serves(String path) {
+        return path.contains("/responses");
+    }
 
     @Override
     public Reply reply(Step step, JsonNode json) {

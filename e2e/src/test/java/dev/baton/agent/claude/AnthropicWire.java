@@ -1,10 +1,18 @@
-package dev.baton.e2e;
+package dev.baton.agent.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Step;
+import dev.baton.e2e.Wire;
 
 /** Anthropic Messages (Claude Code): POST /v1/messages, streamed as message_start … message_stop events. */
-final class AnthropicWire implements Wire {
+public final class AnthropicWire implements Wire {
+
+    @Override
+    public boolean serves(String path) {
+        return path.contains("/messages");
+    }
 
     @Override
     public boolean isTurn(FakeModel.Request request, JsonNode json) {

@@ -1,13 +1,22 @@
-package dev.baton.e2e;
+package dev.baton.agent.gemini;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Step;
+import dev.baton.e2e.Wire;
 
 /**
  * Gemini API (Gemini CLI): POST /v1beta/models/M:streamGenerateContent?alt=sse for turns. Its side requests
  * (next-speaker check, routing) are :generateContent calls that want JSON text, and :countTokens.
  */
-final class GeminiWire implements Wire {
+public final class GeminiWire implements Wire {
+
+    @Override
+    public boolean serves(String path) {
+        return path.contains(":streamGenerateContent") || path.contains(":generateContent")
+                || path.contains(":countTokens") || path.startsWith("/v1beta");
+    }
 
     @Override
     public boolean isTurn(FakeModel.Request request, JsonNode json) {

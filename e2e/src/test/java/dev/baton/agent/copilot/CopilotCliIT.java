@@ -1,9 +1,13 @@
-package dev.baton.e2e;
+package dev.baton.agent.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.baton.agent.claude.Claude;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
+import dev.baton.e2e.Step;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -126,7 +130,7 @@ class CopilotCliIT {
                     assertThat(machine.read("Held.txt")).isEqualTo("claude's\n");
                     assertThat(model.everythingSent())
                             .contains("Held.txt is held by")
-                            .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8))
+                            .contains(holder.sessionId().substring(0, 8))
                             .contains("baton negotiate").contains("try again later").doesNotContain("later..");
                 }
             }
@@ -221,7 +225,7 @@ class CopilotCliIT {
                 assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("held work\n");
                 assertThat(model.everythingSent()).as(machine.explain(model))
                         .contains("Read-only file system").contains("Held.txt (held by claude-code session");
-                assertThat(machine.holderOf("Held.txt")).isEqualTo(ClaudeCodeIT.sessionId(holder));
+                assertThat(machine.holderOf("Held.txt")).isEqualTo(holder.sessionId());
             }
         }
     }

@@ -1,9 +1,13 @@
-package dev.baton.e2e;
+package dev.baton.agent.opencode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.agent.claude.Claude;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
+import dev.baton.e2e.Step;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,9 +122,9 @@ class OpenCodeIT {
 
                     assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("claude's\n");
                     assertThat(model.everythingSent()).as(machine.explain(model)).contains("Held.txt is held by")
-                            .contains(ClaudeCodeIT.sessionId(holder).substring(0, 8)).contains("baton negotiate")
+                            .contains(holder.sessionId().substring(0, 8)).contains("baton negotiate")
                             .contains("try again later").doesNotContain("later..");
-                    assertThat(machine.holderOf("Held.txt")).isEqualTo(ClaudeCodeIT.sessionId(holder));
+                    assertThat(machine.holderOf("Held.txt")).isEqualTo(holder.sessionId());
                 }
             }
         }
@@ -153,7 +157,7 @@ class OpenCodeIT {
                 assertThat(machine.read("Held.txt")).as(machine.explain(model)).isEqualTo("held work\n");
                 assertThat(model.everythingSent()).as(machine.explain(model))
                         .contains("Read-only file system").contains("Held.txt (held by claude-code session");
-                assertThat(machine.holderOf("Held.txt")).isEqualTo(ClaudeCodeIT.sessionId(holder));
+                assertThat(machine.holderOf("Held.txt")).isEqualTo(holder.sessionId());
             }
         }
     }

@@ -1,5 +1,10 @@
-package dev.baton.e2e;
+package dev.baton.agent.opencode;
 
+import dev.baton.e2e.AgentClis;
+import dev.baton.e2e.AgentProcess;
+import dev.baton.e2e.ChatCompletionsWire;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -51,6 +56,7 @@ final class OpenCode implements AutoCloseable {
     }
 
     OpenCode(Machine machine, FakeModel model, String prompt) {
+        model.speaks(new ChatCompletionsWire());
         process = new AgentProcess("opencode", machine, List.of(AgentClis.bin("opencode").toString(), "run", prompt),
                 Map.of("E2E_MODEL_URL", model.url() + "/v1",
                         "OPENCODE_DISABLE_AUTOUPDATE", "1",

@@ -1,26 +1,35 @@
-package dev.baton.e2e;
+package dev.baton.agent.claude;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.e2e.AgentClis;
+import dev.baton.e2e.AgentProcess;
+import dev.baton.e2e.FakeModel;
+import dev.baton.e2e.Machine;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Claude Code in print mode with stream-json input: one session that stays alive across prompts until its input
  * closes, talking only to the fake model.
  */
-final class Claude implements AutoCloseable {
+public final class Claude implements AutoCloseable {
 
     final FakeModel model;
     final AgentProcess process;
     private int turns;
 
-    Claude(Machine machine, FakeModel model, Map<String, String> extraEnv) {
+    public Claude(Machine machine, FakeModel model, Map<String, String> extraEnv) {
         this(machine, model, extraEnv, "bypassPermissions");
     }
 
     /** {@code permissionMode} "default": in print mode every edit needs a permission rule, so edits are refused. */
-    Claude(Machine machine, FakeModel model, Map<String, String> extraEnv, String permissionMode) {
+    public Claude(Machine machine, FakeModel model, Map<String, String> extraEnv, String permissionMode) {
         this.model = model;
+        model.speaks(new AnthropicWire());
         Map<String, String> env = new HashMap<>(Map.of(
                 "ANTHROPIC_BASE_URL", model.url(),
                 "ANTHROPIC_API_KEY", "sk-ant-e2e",
@@ -35,24 +44,24 @@ final class Claude implements AutoCloseable {
                 "--permission-mode", permissionMode), env);
     }
 
-    Claude(Machine machine, FakeModel model) {
+    public Claude(Machine machine, FakeModel model) {
         this(machine, model, Map.of());
     }
 
     /** Sends a prompt and waits until the turn it starts has ended (the CLI printed its result). */
-    void prompt(String text) {
+    public void prompt(String text) {
         promptWithoutWaiting(text);
         awaitTurnEnd();
     }
 
     /** Sends a prompt; the test waits for the turn's end itself (e.g. after resuming a paused script). */
-    void promptWithoutWaiting(String text) {
+    public void promptWithoutWaiting(String text) {
         process.send(FakeModel.JSON.createObjectNode().put("type", "user")
                 .set("message", FakeModel.JSON.createObjectNode().put("role", "user").put("content", text)).toString());
         turns++;
     }
 
-    void awaitTurnEnd() {
+    public void awaitTurnEnd() {
         process.awaitLines(Claude::isResult, turns);
     }
 
@@ -68,8 +77,15 @@ final class Claude implements AutoCloseable {
         }
     }
 
+    /** The session id Claude Code printed with its first output. */
+    public String sessionId() {
+        Matcher matcher = Pattern.compile("\"session_id\":\"([0-9a-f-]{36})\"").matcher(process.output());
+        assertThat(matcher.find()).as("a session id in " + process.output()).isTrue();
+        return matcher.group(1);
+    }
+
     /** Ends the session the way a user does: no more input. Waits for the CLI (and its SessionEnd hook). */
-    void end() {
+    public void end() {
         process.end();
     }
 
