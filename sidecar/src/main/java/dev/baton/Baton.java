@@ -74,7 +74,7 @@ public final class Baton implements AutoCloseable {
         };
         // Interceptors run in registration order; negotiation resolution comes first so that later
         // ones (the event log) see the resolutions it adds.
-        ledger.addInterceptor(new NegotiationResolver());
+        ledger.addInterceptor(new NegotiationResolver(negotiations));
         ledger.addInterceptor(handOvers);
         ledger.addInterceptor(leftOverWork);
     }

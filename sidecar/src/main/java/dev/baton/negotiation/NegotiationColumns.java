@@ -7,8 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The negotiations table (schema version 2): a row per negotiation, upserted at every step of it. They are
- * kept oldest first, which is the order the views and the timeout sweep go through them.
+ * The negotiations table (schema version 2, the remote party's machine and agent since 6): a row per negotiation,
+ * upserted at every step of it. They are kept oldest first, which is the order the views and the timeout sweep go
+ * through them.
  */
 final class NegotiationColumns implements RowKind<String, Negotiation> {
 
@@ -17,7 +18,8 @@ final class NegotiationColumns implements RowKind<String, Negotiation> {
             Column.text("reason"), Column.text("urgency"), Column.text("state"), Column.instant("created_ms"),
             Column.instant("timeout_ms"), Column.instant("answered_ms"), Column.integer("eta_minutes"),
             Column.text("answer_reason"), Column.instant("resolved_ms"), Column.text("resolution"),
-            Column.flag("holder_notified"), Column.text("requester_notified"));
+            Column.flag("holder_notified"), Column.text("requester_notified"), Column.text("requester_machine"),
+            Column.text("holder_machine"), Column.text("remote_agent"));
 
     @Override
     public String table() {
@@ -39,7 +41,8 @@ final class NegotiationColumns implements RowKind<String, Negotiation> {
         return new Object[] {n.id(), n.file(), n.requesterId(), n.holderId(), n.reason(), n.urgency().wireName(),
             n.state().wireName(), n.createdAt(), n.timeoutAt(), n.answeredAt(), n.etaMinutes(), n.answerReason(),
             n.resolvedAt(), n.resolution(), n.holderNotified(),
-            n.requesterNotified() == null ? null : n.requesterNotified().wireName()};
+            n.requesterNotified() == null ? null : n.requesterNotified().wireName(), n.requesterMachine(),
+            n.holderMachine(), n.remoteAgent()};
     }
 
     @Override
@@ -51,7 +54,8 @@ final class NegotiationColumns implements RowKind<String, Negotiation> {
                 row.instant("created_ms"), row.instant("timeout_ms"), row.instant("answered_ms"),
                 eta == null ? null : eta.intValue(), row.text("answer_reason"), row.instant("resolved_ms"),
                 row.text("resolution"), row.flag("holder_notified"),
-                told == null ? null : NegotiationStatus.fromWireName(told));
+                told == null ? null : NegotiationStatus.fromWireName(told), row.text("requester_machine"),
+                row.text("holder_machine"), row.text("remote_agent"));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.baton.negotiation;
 
 import dev.baton.lock.FileLock;
 import dev.baton.lock.HeldMessage;
+import dev.baton.lock.Holder;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.LockTable;
 import dev.baton.lock.ReleaseReason;
@@ -24,7 +25,8 @@ import java.util.Set;
  * Negotiated hand-offs: a session asks for a file another holds, the holder answers release or
  * defer, and the request resolves by itself when the file is released by any path
  * ({@link NegotiationResolver}). Nothing is freed automatically when a request times out; the
- * requester may then force-release.
+ * requester may then force-release. In a team, a request for a file another machine holds is relayed to it
+ * ({@link NegotiationRelay}): each machine keeps its party's side of the request under one id.
  */
 public final class Negotiations {
 
@@ -39,10 +41,20 @@ public final class Negotiations {
 
     private final Ledger ledger;
     private final LockTable locks;
+    private volatile NegotiationRelay relay = NegotiationRelay.NONE;
 
     public Negotiations(Ledger ledger, LockTable locks) {
         this.ledger = ledger;
         this.locks = locks;
+    }
+
+    /** The other machines of a team ({@link NegotiationRelay}); none without a team. */
+    public void relayThrough(NegotiationRelay relay) {
+        this.relay = relay;
+    }
+
+    NegotiationRelay relay() {
+        return relay;
     }
 
     /**
@@ -84,20 +96,21 @@ public final class Negotiations {
         Session requester = requireSession(world, request.requesterId());
         String reason = Reasons.require(request.reason(), "say why you need the file, so the holder can decide");
         String file = request.file();
-        FileLock held = world.find(LockRows.FILES, file).orElseThrow(() -> locks.heldElsewhere(file)
-                .map(holder -> new BatonException(ErrorCode.CONFLICT, file + " is " + HeldMessage.heldBy(holder, tx.now())
-                        + ", another machine of the team; a request cannot reach it from here yet: send them a message"
-                        + " with `baton msg send " + holder.session() + " \"…\"` (it reaches them at their next tool call),"
-                        + " and edit the file once they let it go"))
-                .orElseGet(() -> new BatonException(ErrorCode.CONFLICT, file + " is not held by anyone, so there is"
-                        + " nothing to negotiate; take it by editing it or with `baton acquire`")));
+        Optional<FileLock> local = world.find(LockRows.FILES, file);
+        if (local.isEmpty()) {
+            Holder elsewhere = locks.heldElsewhere(file).orElseThrow(() -> new BatonException(ErrorCode.CONFLICT, file
+                    + " is not held by anyone, so there is nothing to negotiate; take it by editing it or with"
+                    + " `baton acquire`"));
+            return openAcrossMachines(tx, requester, file, reason, request.urgency(), elsewhere);
+        }
+        FileLock held = local.get();
         if (held.sessionId().equals(requester.id()) || held.sessionId().equals(requester.parentId())) {
             throw BatonException.invalid(file + " is held by " + (held.sessionId().equals(requester.id())
                     ? "this session" : "this session's parent") + " already; you may edit it");
         }
         Optional<Negotiation> existing = world.rows(NegotiationRows.NEGOTIATIONS).stream()
                 .filter(n -> n.isOpen() && n.requesterId().equals(requester.id()) && n.file().equals(file)
-                        && n.holderId().equals(held.sessionId()))
+                        && !n.holderElsewhere() && n.holderId().equals(held.sessionId()))
                 .findFirst();
         if (existing.isPresent()) {
             return new Opened(existing.get().id(), false);
@@ -119,6 +132,110 @@ public final class Negotiations {
             locks.freeIfStale(tx, holder.get());
         }
         return new Opened(negotiation.id(), true);
+    }
+
+    /**
+     * A request for a file a session of another machine holds: opened here for the requester, and relayed to the
+     * holder's machine, which opens its side under the same id. A request that cannot be relayed is not opened.
+     */
+    private Opened openAcrossMachines(Transaction tx, Session requester, String file, String reason, Urgency requested,
+                                      Holder holder) {
+        Optional<Negotiation> existing = tx.world().rows(NegotiationRows.NEGOTIATIONS).stream()
+                .filter(n -> n.isOpen() && n.requesterId().equals(requester.id()) && n.file().equals(file)
+                        && holder.machine().equals(n.holderMachine()) && n.holderId().equals(holder.session()))
+                .findFirst();
+        if (existing.isPresent()) {
+            return new Opened(existing.get().id(), false);
+        }
+        Urgency urgency = requested == null ? Urgency.NORMAL : requested;
+        Negotiation negotiation = new Negotiation(NegotiationIds.next(tx.world()), file, requester.id(), holder.session(),
+                reason, urgency, NegotiationStatus.PENDING, tx.now(), tx.now().plus(urgency.timeout()), null, null, null,
+                null, null, false, null, null, holder.machine(), holder.agent());
+        NegotiationRows.save(tx, negotiation);
+        tx.audit("negotiate", requester.id(), file, negotiation.id() + " (" + urgency.wireName() + ", held on machine "
+                + holder.machine() + "): " + reason, holder.session());
+        SessionRows.save(tx, requester.withHeartbeat(tx.now()));
+        relay.request(negotiation, requester);
+        return new Opened(negotiation.id(), true);
+    }
+
+    /**
+     * A request from a session of another machine for a file a session here holds (or a subagent of it): opened under
+     * the requester's id for the holder, who hears it at its next hook call. False when that session no longer holds
+     * the file, so the requester's machine is told it is released.
+     */
+    public boolean requestedFrom(RemoteRequest request) {
+        return ledger.write(tx -> {
+            World world = tx.world();
+            if (world.find(NegotiationRows.NEGOTIATIONS, request.id()).isPresent()) {
+                return true; // heard already
+            }
+            Optional<Session> holder = world.find(LockRows.FILES, request.file())
+                    .flatMap(lock -> world.find(SessionRows.SESSIONS, lock.sessionId()))
+                    .filter(s -> s.id().equals(request.holderId()) || request.holderId().equals(s.parentId()));
+            if (holder.isEmpty()) {
+                return false;
+            }
+            String reason = request.reason() == null || request.reason().isBlank() ? "(no reason given)" : request.reason();
+            Negotiation negotiation = new Negotiation(request.id(), request.file(), request.requesterId(),
+                    holder.get().id(), reason, request.urgency(), NegotiationStatus.PENDING, request.createdAt(),
+                    request.timeoutAt(), null, null, null, null, null, false, null, request.requesterMachine(), null,
+                    request.requesterAgent());
+            NegotiationRows.save(tx, negotiation);
+            tx.audit("negotiate", request.requesterId(), request.file(), negotiation.id() + " ("
+                    + request.urgency().wireName() + ", from machine " + request.requesterMachine() + "): " + reason,
+                    holder.get().id());
+            // A dead holder will never answer: free its files now, which resolves this request as released.
+            locks.freeIfStale(tx, holder.get());
+            return true;
+        });
+    }
+
+    /** The holder on another machine deferred its answer (as that machine recorded it). */
+    public void deferredElsewhere(String id, String holderMachine, String holderAgent, Instant at, int etaMinutes,
+                                  String why) {
+        ledger.write(tx -> {
+            openWithHolderOn(tx.world(), id, holderMachine).ifPresent(n -> {
+                NegotiationRows.save(tx, n.deferred(at, etaMinutes, why).withRemoteAgent(holderAgent));
+                tx.audit("negotiation-defer", n.holderId(), n.file(), id + ": " + etaMinutes + " min: " + why
+                        + " (machine " + holderMachine + ")", n.requesterId());
+            });
+            return null;
+        });
+    }
+
+    /** The file is free of the holder on another machine: its request is resolved as released. */
+    public void releasedElsewhere(String id, String holderMachine) {
+        ledger.write(tx -> {
+            openWithHolderOn(tx.world(), id, holderMachine).ifPresent(n -> NegotiationRows.save(tx,
+                    n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName())));
+            return null;
+        });
+    }
+
+    /** The requester on another machine withdrew its request, or ended ({@code how}). */
+    public void withdrawnElsewhere(String id, String requesterMachine, String how) {
+        ledger.write(tx -> {
+            tx.world().find(NegotiationRows.NEGOTIATIONS, id)
+                    .filter(n -> n.isOpen() && requesterMachine.equals(n.requesterMachine()))
+                    .ifPresent(n -> {
+                        NegotiationRows.save(tx, n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), how));
+                        tx.audit("negotiation-withdraw", n.requesterId(), n.file(), id + " (machine " + requesterMachine
+                                + ")", n.holderId());
+                    });
+            return null;
+        });
+    }
+
+    /** Open requests of this machine's sessions for files that a session of {@code machine} holds. */
+    public List<Negotiation> openWithHolderOn(String machine) {
+        return ledger.read(world -> world.rows(NegotiationRows.NEGOTIATIONS).stream()
+                .filter(n -> n.isOpen() && machine.equals(n.holderMachine()))
+                .toList());
+    }
+
+    private static Optional<Negotiation> openWithHolderOn(World world, String id, String machine) {
+        return world.find(NegotiationRows.NEGOTIATIONS, id).filter(n -> n.isOpen() && machine.equals(n.holderMachine()));
     }
 
     private boolean settled(Negotiation n, Instant waitEnds) {
@@ -149,7 +266,7 @@ public final class Negotiations {
             World world = tx.world();
             Session holder = requireSession(world, holderId);
             Negotiation n = world.find(NegotiationRows.NEGOTIATIONS, id)
-                    .filter(found -> found.holderId().equals(holder.id()))
+                    .filter(found -> !found.holderElsewhere() && found.holderId().equals(holder.id()))
                     .orElseThrow(() -> BatonException.notFound("no negotiation '" + id + "' is addressed to session "
                             + holder.shortId() + "; requests for your files reach you with their ids on your next tool call"));
             requireOpen(n, tx.now(), "nothing to answer");
@@ -162,11 +279,19 @@ public final class Negotiations {
                     LockRows.remove(tx, lock.get(), ReleaseReason.RELEASED, null);
                     tx.audit("release", holder.id(), n.file(), ReleaseReason.RELEASED.wireName(), null);
                 } else {
-                    NegotiationRows.save(tx,
-                            n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName()));
+                    Negotiation released = n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName());
+                    NegotiationRows.save(tx, released);
+                    if (released.requesterElsewhere()) {
+                        relay.answer(released, holder);
+                    }
                 }
+                // A release of a held file reaches a requester on another machine as the team's release of the file.
             } else if (answer instanceof Answer.Defer defer) {
-                NegotiationRows.save(tx, n.deferred(tx.now(), defer.etaMinutes(), defer.reason()));
+                Negotiation deferred = n.deferred(tx.now(), defer.etaMinutes(), defer.reason());
+                NegotiationRows.save(tx, deferred);
+                if (deferred.requesterElsewhere()) {
+                    relay.answer(deferred, holder);
+                }
                 tx.audit("negotiation-defer", holder.id(), n.file(),
                         id + ": " + defer.etaMinutes() + " min: " + defer.reason(), n.requesterId());
             }
@@ -181,11 +306,15 @@ public final class Negotiations {
         ledger.write(tx -> {
             Session requester = requireSession(tx.world(), requesterId);
             Negotiation n = tx.world().find(NegotiationRows.NEGOTIATIONS, id)
-                    .filter(found -> found.requesterId().equals(requester.id()))
+                    .filter(found -> !found.requesterElsewhere() && found.requesterId().equals(requester.id()))
                     .orElseThrow(() -> BatonException.notFound("session " + requester.shortId()
                             + " has no negotiation '" + id + "'"));
             requireOpen(n, tx.now(), "nothing to withdraw");
-            NegotiationRows.save(tx, n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "withdrawn"));
+            Negotiation withdrawn = n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "withdrawn");
+            NegotiationRows.save(tx, withdrawn);
+            if (withdrawn.holderElsewhere()) {
+                relay.withdraw(withdrawn);
+            }
             tx.audit("negotiation-withdraw", requester.id(), n.file(), id, n.holderId());
             return null;
         });
@@ -200,8 +329,15 @@ public final class Negotiations {
         String id = ledger.write(tx -> {
             World world = tx.world();
             Session requester = requireSession(world, requesterId);
+            if (world.find(LockRows.FILES, file).isEmpty()) {
+                Optional<Holder> elsewhere = locks.heldElsewhere(file);
+                if (elsewhere.isPresent()) {
+                    throw heldOnAnotherMachine(file, elsewhere.get(), tx.now());
+                }
+            }
             List<Negotiation> mine = world.rows(NegotiationRows.NEGOTIATIONS).stream()
-                    .filter(n -> n.isOpen() && n.requesterId().equals(requester.id()) && n.file().equals(file))
+                    .filter(n -> n.isOpen() && n.requesterId().equals(requester.id()) && n.file().equals(file)
+                            && !n.requesterElsewhere())
                     .toList();
             if (mine.isEmpty()) {
                 throw new BatonException(ErrorCode.FORBIDDEN, "session " + requester.shortId()
@@ -229,6 +365,14 @@ public final class Negotiations {
         return view(id);
     }
 
+    /** A sidecar gives out and takes back its own machine's locks only: the holder's machine must free the file. */
+    private static BatonException heldOnAnotherMachine(String file, Holder holder, Instant now) {
+        return new BatonException(ErrorCode.CONFLICT, file + " is " + HeldMessage.heldBy(holder, now) + ", and a sidecar"
+                + " cannot take another machine's lock, so it cannot be force-released from here. Wait for their answer"
+                + " (`baton negotiations`), message them with `baton msg send " + holder.session() + " \"…\"`, or ask"
+                + " whoever supervises machine " + holder.machine() + " to free it from that machine's dashboard");
+    }
+
     private static void requireOpen(Negotiation n, Instant now, String consequence) {
         if (!n.isOpen()) {
             throw new BatonException(ErrorCode.CONFLICT, n.id() + " is already " + n.status(now).wireName() + " ("
@@ -245,7 +389,7 @@ public final class Negotiations {
     /** The negotiation if {@code sessionId} is one of its parties; others do not learn it exists. */
     public NegotiationView viewFor(String sessionId, String id) {
         return ledger.read(world -> world.find(NegotiationRows.NEGOTIATIONS, id)
-                .filter(n -> n.requesterId().equals(sessionId) || n.holderId().equals(sessionId))
+                .filter(n -> isParty(n, sessionId))
                 .map(n -> NegotiationView.of(world, n, ledger.clock().instant()))
                 .orElseThrow(() -> unknown(id)));
     }
@@ -255,7 +399,7 @@ public final class Negotiations {
         return ledger.read(world -> {
             Instant now = ledger.clock().instant();
             return world.rows(NegotiationRows.NEGOTIATIONS).stream()
-                    .filter(n -> sessionId == null || n.requesterId().equals(sessionId) || n.holderId().equals(sessionId))
+                    .filter(n -> sessionId == null || isParty(n, sessionId))
                     .filter(n -> !openOnly || n.isOpen())
                     .sorted(Comparator.comparing(Negotiation::createdAt).reversed())
                     .map(n -> NegotiationView.of(world, n, now))
@@ -263,22 +407,32 @@ public final class Negotiations {
         });
     }
 
-    /** Open negotiations as wait-for edges (requester → holder), for the deadlock detector. */
+    /** Whether the session of this machine is the requester or the holder (a remote party's id is not this machine's). */
+    private static boolean isParty(Negotiation n, String sessionId) {
+        return !n.requesterElsewhere() && n.requesterId().equals(sessionId)
+                || !n.holderElsewhere() && n.holderId().equals(sessionId);
+    }
+
     /** The requester's open negotiation for the file, if it has one. */
     public Optional<Negotiation> openRequest(String requesterId, String file) {
         return ledger.read(world -> world.rows(NegotiationRows.NEGOTIATIONS).stream()
-                .filter(n -> n.isOpen() && n.requesterId().equals(requesterId) && n.file().equals(file))
+                .filter(n -> n.isOpen() && !n.requesterElsewhere() && n.requesterId().equals(requesterId)
+                        && n.file().equals(file))
                 .findFirst());
     }
 
+    /** Open negotiations as wait-for edges (requester → holder), for the deadlock detector. */
     public List<PendingRequest> pendingRequests() {
         return ledger.read(Negotiations::pendingIn);
     }
 
-    /** The same edges read inside a running transaction or read. */
+    /**
+     * The same edges read inside a running transaction or read. The wait-for graph is this machine's: a request
+     * whose other party runs on another machine is no edge of it.
+     */
     public static List<PendingRequest> pendingIn(World world) {
         return world.rows(NegotiationRows.NEGOTIATIONS).stream()
-                .filter(Negotiation::isOpen)
+                .filter(n -> n.isOpen() && !n.requesterElsewhere() && !n.holderElsewhere())
                 .map(n -> new PendingRequest(n.id(), n.requesterId(), n.holderId(), n.file(), n.createdAt()))
                 .toList();
     }
@@ -292,9 +446,14 @@ public final class Negotiations {
             World world = tx.world();
             int changed = 0;
             for (Negotiation n : List.copyOf(world.rows(NegotiationRows.NEGOTIATIONS))) {
-                if (n.isOpen() && world.find(SessionRows.SESSIONS, n.requesterId()).isEmpty()) {
-                    NegotiationRows.save(tx, n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended"));
-                } else if (n.isOpen() && world.find(LockRows.FILES, n.file())
+                // A party on another machine is not a session here, and its locks are not in this table.
+                if (n.isOpen() && !n.requesterElsewhere() && world.find(SessionRows.SESSIONS, n.requesterId()).isEmpty()) {
+                    Negotiation ended = n.resolved(NegotiationStatus.WITHDRAWN, tx.now(), "requester-ended");
+                    NegotiationRows.save(tx, ended);
+                    if (ended.holderElsewhere()) {
+                        relay.withdraw(ended);
+                    }
+                } else if (n.isOpen() && !n.holderElsewhere() && world.find(LockRows.FILES, n.file())
                         .filter(l -> l.sessionId().equals(n.holderId())).isEmpty()) {
                     NegotiationRows.save(tx,
                             n.resolved(NegotiationStatus.RELEASED, tx.now(), ReleaseReason.RELEASED.wireName()));

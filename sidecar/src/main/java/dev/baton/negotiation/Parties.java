@@ -7,15 +7,39 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
-/** How sessions and files are named in the sentences agents read: short ids, agent kind, name; paths relative to the reader. */
+/**
+ * How sessions and files are named in the sentences agents read: short ids, agent kind, name (and machine, for a party
+ * on another machine of the team); paths relative to the reader.
+ */
 final class Parties {
 
     private Parties() {
     }
 
+    /** The requester: a session of this machine, or "AGENT session ID on machine M" when another machine's. */
+    static String requester(World world, Negotiation n) {
+        return n.requesterElsewhere() ? remote(n.remoteAgent(), n.requesterId(), n.requesterMachine())
+                : describe(world, n.requesterId());
+    }
+
+    /** The holder: a session of this machine, or "AGENT session ID on machine M" when another machine's. */
+    static String holder(World world, Negotiation n) {
+        return n.holderElsewhere() ? remote(n.remoteAgent(), n.holderId(), n.holderMachine())
+                : describe(world, n.holderId());
+    }
+
+    private static String remote(String agent, String sessionId, String machine) {
+        return (agent == null || agent.isBlank() ? "" : agent + " ") + "session " + shortId(sessionId) + " on machine "
+                + machine;
+    }
+
+    private static String shortId(String sessionId) {
+        return sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8) + "…";
+    }
+
     static String describe(World world, String sessionId) {
         Optional<Session> session = world.find(SessionRows.SESSIONS, sessionId);
-        String shortId = sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8) + "…";
+        String shortId = shortId(sessionId);
         if (session.isEmpty()) {
             return "session " + shortId + " (ended)";
         }

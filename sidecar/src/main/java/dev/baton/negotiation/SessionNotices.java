@@ -42,10 +42,10 @@ public final class SessionNotices implements NoticeSource {
                 return notices;
             }
             for (Negotiation n : List.copyOf(tx.world().rows(NegotiationRows.NEGOTIATIONS))) {
-                if (n.holderId().equals(session.id()) && n.isOpen() && !n.holderNotified()) {
+                if (!n.holderElsewhere() && n.holderId().equals(session.id()) && n.isOpen() && !n.holderNotified()) {
                     notices.add(requestNotice(tx.world(), n));
                     NegotiationRows.save(tx, n.holderTold());
-                } else if (n.requesterId().equals(session.id())) {
+                } else if (!n.requesterElsewhere() && n.requesterId().equals(session.id())) {
                     answerNotice(tx, n).ifPresent(notices::add);
                 }
             }
@@ -58,11 +58,13 @@ public final class SessionNotices implements NoticeSource {
 
     private static String requestNotice(World world, Negotiation n) {
         String file = Parties.fileFor(world, n.holderId(), n.file());
-        return "Baton: " + Parties.describe(world, n.requesterId()) + " asks for " + file + ", which you hold ("
+        return "Baton: " + Parties.requester(world, n) + " asks for " + file + ", which you hold ("
                 + n.urgency().wireName() + ", request " + n.id() + "): \"" + n.reason() + "\". Answer with `baton respond "
                 + n.id() + " release` to hand it over now, or `baton respond " + n.id()
-                + " defer --eta MINUTES --reason \"…\"` (at most 60 min). Without an answer by " + n.timeoutAt()
-                + " the requester may force-release it.";
+                + " defer --eta MINUTES --reason \"…\"` (at most 60 min). "
+                + (n.requesterElsewhere() ? "It waits on another machine, which cannot take the file from you: answer so"
+                + " it knows whether to wait." : "Without an answer by " + n.timeoutAt()
+                + " the requester may force-release it.");
     }
 
     private static Optional<String> answerNotice(Transaction tx, Negotiation n) {
@@ -75,12 +77,16 @@ public final class SessionNotices implements NoticeSource {
         NegotiationRows.save(tx, n.requesterTold(status));
         World world = tx.world();
         String file = Parties.fileFor(world, n.requesterId(), n.file());
-        String holder = Parties.describe(world, n.holderId());
+        String holder = Parties.holder(world, n);
         String text = switch (status) {
             case DEFERRED -> holder + " keeps " + file + " for up to " + n.etaMinutes() + " more min: \"" + n.answerReason()
-                    + "\". You may force-release it after " + n.timeoutAt() + " if it is still held.";
-            case TIMEOUT_ELIGIBLE -> holder + " did not hand over " + file + " in time; you may force-release it with"
-                    + " `baton force-release " + Parties.quoted(file) + "`, or keep waiting.";
+                    + "\"." + (n.holderElsewhere() ? " You are told here when it is released there."
+                    : " You may force-release it after " + n.timeoutAt() + " if it is still held.");
+            case TIMEOUT_ELIGIBLE -> holder + " did not hand over " + file + " in time; " + (n.holderElsewhere()
+                    ? "a lock of another machine cannot be force-released from here: message them with `baton msg send "
+                    + n.holderId() + " \"…\"`, ask whoever supervises machine " + n.holderMachine() + " to free it there,"
+                    + " or keep waiting."
+                    : "you may force-release it with `baton force-release " + Parties.quoted(file) + "`, or keep waiting.");
             default -> file + " was released (" + n.resolution() + "); take it by editing it.";
         };
         return Optional.of("Baton: your request " + n.id() + ": " + text);

@@ -30,7 +30,9 @@ final class ModuleBridges {
     static void negotiationsAsWaits(Baton baton, Deadlocks deadlocks) {
         baton.ledger().addInterceptor((tx, changes) -> {
             for (Change change : changes) {
-                if (change instanceof NegotiationChange.NegotiationSaved saved) {
+                // The graph is this machine's: a request whose other party runs on another machine is no edge of it.
+                if (change instanceof NegotiationChange.NegotiationSaved saved
+                        && !saved.negotiation().requesterElsewhere() && !saved.negotiation().holderElsewhere()) {
                     Negotiation n = saved.negotiation();
                     if (n.isOpen()) {
                         deadlocks.negotiationOpened(tx, n.requesterId(), n.file());

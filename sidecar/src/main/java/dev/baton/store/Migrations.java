@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The schema, one script per version; {@code PRAGMA user_version} records how far a database is. */
 final class Migrations {
@@ -129,13 +131,38 @@ final class Migrations {
                 last_heard_ms INTEGER NOT NULL,
                 ended_ms INTEGER NOT NULL
             );
+            """,
+            // 6: negotiations across the machines of a team: the remote party's machine (null: this machine) and agent.
+            """
+            ALTER TABLE negotiations ADD COLUMN requester_machine TEXT;
+            ALTER TABLE negotiations ADD COLUMN holder_machine TEXT;
+            ALTER TABLE negotiations ADD COLUMN remote_agent TEXT;
             """);
+
+    /** SQLite has no ADD COLUMN IF NOT EXISTS: a column a database has already is not added again. */
+    private static final Pattern ADD_COLUMN =
+            Pattern.compile("ALTER TABLE (\\w+) ADD COLUMN (\\w+) .*", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
 
     private Migrations() {
     }
 
     static int latest() {
         return SCRIPTS.size();
+    }
+
+    private static boolean hasColumnAlready(Statement statement, String sql) throws SQLException {
+        Matcher add = ADD_COLUMN.matcher(sql);
+        if (!add.matches()) {
+            return false;
+        }
+        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(" + add.group(1) + ")")) {
+            while (columns.next()) {
+                if (columns.getString("name").equalsIgnoreCase(add.group(2))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     static void apply(Connection connection) throws SQLException {
@@ -153,7 +180,7 @@ final class Migrations {
                 statement.execute("BEGIN IMMEDIATE");
                 try {
                     for (String sql : SCRIPTS.get(version - 1).split(";")) {
-                        if (!sql.isBlank()) {
+                        if (!sql.isBlank() && !hasColumnAlready(statement, sql.strip())) {
                             statement.execute(sql);
                         }
                     }

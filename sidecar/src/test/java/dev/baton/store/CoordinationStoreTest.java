@@ -85,6 +85,35 @@ class CoordinationStoreTest {
     }
 
     @Test
+    void aVersionFiveNegotiationIsReadAsOneBetweenSessionsOfThisMachine() throws Exception {
+        Path file = dir.resolve("baton.db");
+        new SqliteStore(file).close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement()) {
+            // The negotiations table as versions 2 to 5 made it, with one open request.
+            statement.execute("DROP TABLE negotiations");
+            statement.execute("""
+                    CREATE TABLE negotiations (id TEXT PRIMARY KEY, file TEXT NOT NULL, requester_id TEXT NOT NULL,
+                        holder_id TEXT NOT NULL, reason TEXT NOT NULL, urgency TEXT NOT NULL, state TEXT NOT NULL,
+                        created_ms INTEGER NOT NULL, timeout_ms INTEGER NOT NULL, answered_ms INTEGER, eta_minutes INTEGER,
+                        answer_reason TEXT, resolved_ms INTEGER, resolution TEXT,
+                        holder_notified INTEGER NOT NULL DEFAULT 0, requester_notified TEXT)""");
+            statement.execute("INSERT INTO negotiations (id, file, requester_id, holder_id, reason, urgency, state,"
+                    + " created_ms, timeout_ms) VALUES ('n-abcdef', '/repo/a.txt', 's2', 's1', 'need it', 'normal',"
+                    + " 'pending', 1000, 2000)");
+            statement.execute("PRAGMA user_version = 5");
+        }
+        try (SqliteStore upgraded = new SqliteStore(file)) {
+            assertThat(upgraded.load(NegotiationRows.NEGOTIATIONS)).singleElement().satisfies(n -> {
+                assertThat(n.requesterId()).isEqualTo("s2");
+                assertThat(n.requesterElsewhere()).isFalse();
+                assertThat(n.holderElsewhere()).isFalse();
+                assertThat(n.remoteAgent()).isNull();
+            });
+        }
+    }
+
+    @Test
     void aFailedWriteLeavesTheNegotiationAndTheLockAsTheyWere() throws Exception {
         try (TestSidecar sidecar = TestSidecar.in(dir).manualClock().start()) {
             Agent a = sidecar.registerAgent("session-a");

@@ -52,6 +52,9 @@ class RowKindsStoreTest {
         Negotiation answered = new Negotiation("n2", "/repo/b.txt", "s1", "s2", "mine", Urgency.NORMAL,
                 NegotiationStatus.RELEASED, AT.plusSeconds(1), AT.plusSeconds(600), AT.plusSeconds(2), 5, "soon",
                 AT.plusSeconds(3), "released", true, NegotiationStatus.RELEASED);
+        Negotiation acrossMachines = new Negotiation("n3", "/repo/c.txt", "s1", "remote-holder", "theirs",
+                Urgency.NORMAL, NegotiationStatus.PENDING, AT, AT.plusSeconds(600), null, null, null, null, null, false,
+                null, null, "machine-two", "codex");
         Message message = new Message(7, "s1", "*", "hello", AT);
         MessageReceipt unread = new MessageReceipt(7, "s2", AT, null);
         MessageReceipt read = new MessageReceipt(7, "s3", AT, AT.plusSeconds(4));
@@ -61,7 +64,8 @@ class RowKindsStoreTest {
             store.commit(rows(upsert(SessionRows.SESSIONS, full), upsert(SessionRows.SESSIONS, bare),
                     upsert(SessionRows.ENDED, ended), upsert(LockRows.FILES, editing), upsert(LockRows.FILES, edited),
                     upsert(LockRows.NAMED, named), upsert(NegotiationRows.NEGOTIATIONS, asked),
-                    upsert(NegotiationRows.NEGOTIATIONS, answered), upsert(MessageRows.MESSAGES, message),
+                    upsert(NegotiationRows.NEGOTIATIONS, answered),
+                    upsert(NegotiationRows.NEGOTIATIONS, acrossMachines), upsert(MessageRows.MESSAGES, message),
                     upsert(MessageRows.RECEIPTS, unread), upsert(MessageRows.RECEIPTS, read)));
         }
         try (SqliteStore store = new SqliteStore(file)) {
@@ -69,7 +73,7 @@ class RowKindsStoreTest {
             assertThat(store.load(SessionRows.ENDED)).containsExactly(ended);
             assertThat(store.load(LockRows.FILES)).containsExactlyInAnyOrder(editing, edited);
             assertThat(store.load(LockRows.NAMED)).containsExactly(named);
-            assertThat(store.load(NegotiationRows.NEGOTIATIONS)).containsExactlyInAnyOrder(asked, answered);
+            assertThat(store.load(NegotiationRows.NEGOTIATIONS)).containsExactlyInAnyOrder(asked, answered, acrossMachines);
             assertThat(store.load(MessageRows.MESSAGES)).containsExactly(message);
             assertThat(store.load(MessageRows.RECEIPTS)).containsExactlyInAnyOrder(unread, read);
         }
