@@ -128,7 +128,8 @@ public final class Sidecar implements AutoCloseable {
             if (team != null) {
                 baton.closeWith(team);
                 baton.messages().relayThrough(team);
-                team.attach(baton.ledger());
+                baton.negotiations().relayThrough(team);
+                team.attach(baton.ledger(), baton.negotiations());
                 routes.add(TeamRoutes.of(team));
             } else {
                 routes.add(TeamRoutes.none());

@@ -369,6 +369,27 @@ final class TeamDatabase {
         }
     }
 
+    /**
+     * A step of a negotiation between a session of this machine and one of another ({@code recipient} is MACHINE/ID),
+     * as an event; {@code body} is its {@link NegotiationStep}, {@code file} the file it is about (null: named by id).
+     */
+    static void negotiation(Connection connection, String machine, String sender, String recipient, SharedPath file,
+                            String body) throws SQLException {
+        try (PreparedStatement step = connection.prepareStatement("""
+                WITH numbered AS (
+                  UPDATE baton_team_event_counter SET seq = seq + 1 RETURNING seq, pg_notify('baton_team', seq::text))
+                INSERT INTO baton_team_events (seq, at, machine, kind, session, detail, body, repository, path)
+                SELECT numbered.seq, now(), ?, 'negotiation', ?, ?, ?, ?, ? FROM numbered""")) {
+            step.setString(1, machine);
+            step.setString(2, sender);
+            step.setString(3, recipient);
+            step.setString(4, body);
+            step.setString(5, file == null ? null : file.repository());
+            step.setString(6, file == null ? null : file.path());
+            step.executeUpdate();
+        }
+    }
+
     /** A session of this machine renamed itself or published a new plan: other machines name it so from now on. */
     static void describe(Connection connection, String machine, ClaimingSession session) throws SQLException {
         try (PreparedStatement describe = connection.prepareStatement("""

@@ -3,11 +3,17 @@ package dev.baton.team;
 import dev.baton.git.FileHistory;
 import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
+import dev.baton.lock.FileLock;
 import dev.baton.lock.Holder;
 import dev.baton.lock.LockChange;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.SharedLockSpace;
 import dev.baton.message.MessageRelay;
+import dev.baton.negotiation.Negotiation;
+import dev.baton.negotiation.NegotiationRelay;
+import dev.baton.negotiation.Negotiations;
+import dev.baton.negotiation.RemoteRequest;
+import dev.baton.negotiation.Urgency;
 import dev.baton.session.Session;
 import dev.baton.session.SessionChange;
 import dev.baton.session.SessionRows;
@@ -42,8 +48,10 @@ import org.slf4j.LoggerFactory;
  * <p>When the database does not answer, files last known held by another machine stay denied, other files are
  * granted on this machine's word and claimed when the database answers again; a file taken on two machines
  * meanwhile becomes a conflict both sessions are told about. With {@code BATON_TEAM_STRICT=1} nothing new is granted.
+ *
+ * <p>Messages and the steps of negotiations with sessions of other machines travel as events of the same log.
  */
-public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoCloseable {
+public final class TeamLockSpace implements SharedLockSpace, MessageRelay, NegotiationRelay, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TeamLockSpace.class);
     private static final int CLAIM_ATTEMPTS = 5;
@@ -69,6 +77,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
     private final TeamLink link;
     private final StatementCounts counts = new StatementCounts();
     private volatile Ledger ledger;
+    private volatile Negotiations negotiations;
 
     record Claimed(SharedPath path, long fence, long epoch) {
     }
@@ -81,9 +90,13 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
         this.link = new TeamLink(settings, this, counts);
     }
 
-    /** Follows the local table's releases and starts the link; the lock table must be built on this space first. */
-    public void attach(Ledger ledger) {
+    /**
+     * Follows the local table's releases, answers the other machines' negotiation steps with {@code negotiations}, and
+     * starts the link; the lock table must be built on this space first.
+     */
+    public void attach(Ledger ledger, Negotiations negotiations) {
         this.ledger = ledger;
+        this.negotiations = negotiations;
         ledger.addListener(changes -> changes.forEach(change -> {
             if (change instanceof LockChange.LockRemoved removed) {
                 released.add(removed.lock().file());
@@ -389,8 +402,23 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
         switch (event.kind()) {
             case "claim" -> elsewhere.put(event.file(), new RemoteHold(event.file(), event.machine(), null,
                     event.session(), null, null, null, null, event.at(), event.fence() == null ? 0 : event.fence(), true));
-            case "release" -> elsewhere.computeIfPresent(event.file(), (key, hold) ->
-                    hold.machine().equals(event.machine()) ? null : hold);
+            case "release" -> {
+                elsewhere.computeIfPresent(event.file(), (key, hold) -> hold.machine().equals(event.machine()) ? null : hold);
+                resolveRequestsFor(event.machine(), event.file());
+            }
+            case "negotiation" -> {
+                String prefix = settings.machine() + "/";
+                if (event.detail() != null && event.detail().startsWith(prefix)) {
+                    try {
+                        negotiationStep(event, event.detail().substring(prefix.length()),
+                                NegotiationStep.parse(event.body()));
+                    } catch (RuntimeException e) {
+                        // A step that cannot be applied must not stop the log: the next events still follow.
+                        LOG.warn("negotiation step {} from machine {} not applied: {}", event.seq(), event.machine(),
+                                e.toString());
+                    }
+                }
+            }
             case "conflict" -> {
                 String prefix = settings.machine() + "/";
                 if (event.detail() != null && event.detail().startsWith(prefix)) {
@@ -411,6 +439,112 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, AutoC
                 }
             }
             default -> LOG.debug("team event of an unknown kind {}", event.kind());
+        }
+    }
+
+    /**
+     * A step of a negotiation that a session of another machine took: a request for a file a session here holds (its
+     * path mapped back through that session's locks; answered "released" at once when it holds it no longer), or the
+     * holder's answer, or the requester's withdrawal.
+     */
+    private void negotiationStep(TeamEvent event, String session, NegotiationStep step) {
+        Negotiations here = negotiations;
+        if (here == null) {
+            return;
+        }
+        switch (step.step()) {
+            case NegotiationStep.REQUEST -> {
+                Optional<String> file = heldFileOf(session, event.file());
+                boolean opened = file.isPresent() && here.requestedFrom(new RemoteRequest(step.id(), file.get(),
+                        event.session(), event.machine(), step.agent(), session, step.reason(), Urgency.parse(step.urgency()),
+                        step.createdAt() == null ? event.at() : step.createdAt(),
+                        step.timeoutAt() == null ? event.at().plus(Urgency.parse(step.urgency()).timeout()) : step.timeoutAt()));
+                if (!opened) {
+                    // Under the ledger, as every use of the claims connection.
+                    ledger.read(world -> {
+                        sendQuietly(session, event.machine(), event.session(), event.file(),
+                                NegotiationStep.released(step.id()));
+                        return null;
+                    });
+                }
+            }
+            case NegotiationStep.DEFER -> here.deferredElsewhere(step.id(), event.machine(), step.agent(),
+                    step.answeredAt(), step.etaMinutes(), step.answerReason());
+            case NegotiationStep.RELEASED -> here.releasedElsewhere(step.id(), event.machine());
+            case NegotiationStep.WITHDRAWN -> here.withdrawnElsewhere(step.id(), event.machine(),
+                    step.resolution() == null ? "withdrawn" : step.resolution());
+            default -> LOG.debug("negotiation step of an unknown kind {}", step.step());
+        }
+    }
+
+    /** The file of this machine that {@code path} names, when the session (or a subagent of it) holds it here. */
+    private Optional<String> heldFileOf(String session, SharedPath path) {
+        List<String> held = ledger.read(world -> world.rows(LockRows.FILES).stream()
+                .filter(lock -> lock.sessionId().equals(session) || world.find(SessionRows.SESSIONS, lock.sessionId())
+                        .map(holder -> session.equals(holder.parentId())).orElse(false))
+                .map(FileLock::file)
+                .toList());
+        return held.stream().filter(file -> keys.of(file).filter(path::equals).isPresent()).findFirst();
+    }
+
+    /** Another machine gave the file back: the requests of this machine's sessions for it are answered. */
+    private void resolveRequestsFor(String machine, SharedPath path) {
+        Negotiations here = negotiations;
+        if (here == null) {
+            return;
+        }
+        try {
+            for (Negotiation open : here.openWithHolderOn(machine)) {
+                if (keys.of(open.file()).filter(path::equals).isPresent()) {
+                    here.releasedElsewhere(open.id(), machine);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("requests for {} not resolved after machine {} released it: {}", path, machine, e.toString());
+        }
+    }
+
+    @Override
+    public void request(Negotiation negotiation, Session requester) {
+        SharedPath path = keys.of(negotiation.file()).orElseThrow(() -> new BatonException(ErrorCode.CONFLICT,
+                negotiation.file() + " is not a file of a repository the team shares, so a request for it cannot reach"
+                        + " machine " + negotiation.holderMachine()));
+        send(requester.id(), negotiation.holderMachine(), negotiation.holderId(), path,
+                NegotiationStep.request(negotiation, requester.agent() == null ? null : requester.agent().wireName()));
+    }
+
+    @Override
+    public void answer(Negotiation negotiation, Session holder) {
+        send(holder.id(), negotiation.requesterMachine(), negotiation.requesterId(), keys.of(negotiation.file()).orElse(null),
+                NegotiationStep.answer(negotiation, holder.agent() == null ? null : holder.agent().wireName()));
+    }
+
+    @Override
+    public void withdraw(Negotiation negotiation) {
+        sendQuietly(negotiation.requesterId(), negotiation.holderMachine(), negotiation.holderId(),
+                keys.of(negotiation.file()).orElse(null), NegotiationStep.withdrawal(negotiation));
+    }
+
+    private void sendQuietly(String sender, String machine, String session, SharedPath file, NegotiationStep step) {
+        try {
+            send(sender, machine, session, file, step);
+        } catch (BatonException e) {
+            LOG.warn("negotiation {} ({}) not sent to machine {}: {}", step.id(), step.step(), machine, e.getMessage());
+        }
+    }
+
+    private void send(String sender, String machine, String session, SharedPath file, NegotiationStep step) {
+        Connection connection = link.claimsConnection();
+        if (connection == null) {
+            throw new BatonException(ErrorCode.STORAGE, "the team database does not answer, so negotiation " + step.id()
+                    + " cannot reach machine " + machine + " now; try again once `baton team status` says connected");
+        }
+        try {
+            TeamDatabase.negotiation(connection, settings.machine(), sender, machine + "/" + session, file, step.json());
+        } catch (SQLException e) {
+            link.lost(e);
+            throw new BatonException(ErrorCode.STORAGE, "the team database stopped answering while negotiation "
+                    + step.id() + " was sent to machine " + machine + "; it may not have arrived: " + e.getMessage());
         }
     }
 

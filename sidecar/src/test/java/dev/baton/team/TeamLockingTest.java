@@ -213,7 +213,7 @@ class TeamLockingTest {
     }
 
     @Test
-    void aRequestForAFileHeldOnAnotherMachineNamesItsHolderAndHowToReachThem() {
+    void aRequestForAFileHeldOnAnotherMachineIsOpenedAndNamesItsHolderAndMachine() {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
         one.acquire("alice-session", alice, "src/App.java");
@@ -223,9 +223,12 @@ class TeamLockingTest {
         TeamMember.Reply asked = two.post("/v1/negotiations", Map.of("session_id", "bob-session",
                 "file", two.file("src/App.java"), "reason", "the checkout flow"), bob);
 
-        assertThat(asked.status()).isEqualTo(409);
-        assertThat(asked.body().path("error").path("message").asText()).contains("alice-se")
-                .contains("on machine machine-one").contains("baton msg send alice-session");
+        assertThat(asked.status()).as(asked.body().toString()).isEqualTo(201);
+        JsonNode negotiation = asked.body().path("negotiation");
+        assertThat(negotiation.path("holder").asText()).isEqualTo("alice-session");
+        assertThat(negotiation.path("holder_machine").asText()).isEqualTo("machine-one");
+        assertThat(negotiation.path("status").asText()).isEqualTo("pending");
+        assertThat(negotiation.path("summary").asText()).contains("alice-se").contains("on machine machine-one");
     }
 
     @Test

@@ -164,6 +164,10 @@ final class TeamMember implements AutoCloseable {
         }
     }
 
+    Reply delete(String path, String key) {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).DELETE(), key);
+    }
+
     private String base() {
         return "http://127.0.0.1:" + port;
     }
