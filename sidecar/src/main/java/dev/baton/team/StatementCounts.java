@@ -14,6 +14,7 @@ final class StatementCounts {
     final AtomicLong releases = new AtomicLong();
     final AtomicLong renewals = new AtomicLong();
     final AtomicLong eventReads = new AtomicLong();
+    final AtomicLong prunes = new AtomicLong();
 
     Map<String, Long> snapshot() {
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -21,6 +22,7 @@ final class StatementCounts {
         counts.put("releases", releases.get());
         counts.put("renewals", renewals.get());
         counts.put("event_reads", eventReads.get());
+        counts.put("prunes", prunes.get());
         return counts;
     }
 }

@@ -228,6 +228,42 @@ final class TeamDatabase {
         }
     }
 
+    /**
+     * Forgets what no sidecar needs any more, in one statement: events older than {@code keep}, and the sessions and
+     * machines last seen longer ago than that which hold no file. Returns how many rows went.
+     */
+    static long prune(Connection connection, Duration keep) throws SQLException {
+        try (PreparedStatement prune = connection.prepareStatement("""
+                WITH events AS (
+                  DELETE FROM baton_team_events WHERE at < now() - ? * interval '1 millisecond' RETURNING 1),
+                sessions AS (
+                  DELETE FROM baton_team_sessions s WHERE s.seen_at < now() - ? * interval '1 millisecond'
+                    AND NOT EXISTS (SELECT 1 FROM baton_team_claims c WHERE c.machine = s.machine AND c.session = s.session)
+                  RETURNING 1),
+                machines AS (
+                  DELETE FROM baton_team_machines m WHERE m.lease_until < now() - ? * interval '1 millisecond'
+                    AND NOT EXISTS (SELECT 1 FROM baton_team_claims c WHERE c.machine = m.machine) RETURNING 1)
+                SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM machines)""")) {
+            for (int i = 1; i <= 3; i++) {
+                prune.setLong(i, keep.toMillis());
+            }
+            try (ResultSet row = prune.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
+            }
+        }
+    }
+
+    /** Whether events after {@code seq} were pruned before they were read: the oldest kept one comes later. */
+    static boolean eventsLostAfter(Connection connection, long seq) throws SQLException {
+        try (PreparedStatement oldest = connection.prepareStatement("""
+                SELECT coalesce((SELECT min(seq) FROM baton_team_events), (SELECT seq + 1 FROM baton_team_event_counter)) > ? + 1""")) {
+            oldest.setLong(1, seq);
+            try (ResultSet row = oldest.executeQuery()) {
+                return row.next() && row.getBoolean(1);
+            }
+        }
+    }
+
     static long newestEvent(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
              ResultSet row = statement.executeQuery("SELECT seq FROM baton_team_event_counter")) {

@@ -28,6 +28,12 @@ final class TeamLink implements AutoCloseable {
     private static final Duration RETRY_EVERY = Duration.ofSeconds(1);
     private static final int EVENT_PAGE = 500;
     private static final Duration EVENTS_AT_LEAST_EVERY = Duration.ofSeconds(5);
+    /**
+     * How long events, and sessions and machines that hold nothing, stay in the database: a sidecar that was away
+     * longer starts its picture of the other machines' files again. Pruned at each join and then every hour.
+     */
+    static final Duration KEPT = Duration.ofDays(1);
+    private static final Duration PRUNE_EVERY = Duration.ofHours(1);
 
     private final TeamSettings settings;
     private final TeamLockSpace space;
@@ -42,6 +48,7 @@ final class TeamLink implements AutoCloseable {
     private volatile String lastError = "not connected yet";
     private volatile boolean running = true;
     private long renewDueNanos;
+    private long pruneDueNanos;
     private long lastEvent;
     /** Whether the log has been followed since this sidecar started: a reconnect goes on from {@link #lastEvent}. */
     private boolean followed;
@@ -124,13 +131,19 @@ final class TeamLink implements AutoCloseable {
             try (Statement listen = opened.createStatement()) {
                 listen.execute("LISTEN " + TeamDatabase.CHANNEL);
             }
-            if (!followed) {
+            if (!followed || TeamDatabase.eventsLostAfter(opened, lastEvent)) {
                 // First join: the other machines' files as they are now; from then on, every event in order. A
-                // reconnect goes on from the last event read, so nothing written meanwhile (a conflict) is missed.
+                // reconnect goes on from the last event read, so nothing written meanwhile (a conflict) is missed;
+                // unless this sidecar was away longer than events are kept: then it starts again, as at first.
+                if (followed) {
+                    LOG.warn("this sidecar was away from the team longer than its events are kept ({}); it reads the"
+                            + " other machines' files again, and messages or requests sent meanwhile are lost", KEPT);
+                }
                 lastEvent = TeamDatabase.newestEvent(opened);
                 space.loadElsewhere(opened);
                 followed = true;
             }
+            pruneDueNanos = System.nanoTime();
             Connection forClaims = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
             synchronized (this) {
                 work = opened;
@@ -167,6 +180,11 @@ final class TeamLink implements AutoCloseable {
                 space.flushReleases(connection);
                 if (System.nanoTime() - renewDueNanos >= 0) {
                     renew(connection);
+                }
+                if (System.nanoTime() - pruneDueNanos >= 0) {
+                    counts.prunes.incrementAndGet();
+                    TeamDatabase.prune(connection, KEPT);
+                    pruneDueNanos = System.nanoTime() + PRUNE_EVERY.toNanos();
                 }
                 // The log is read when another machine announced a change, and now and then in case a notification
                 // was lost (one sent while this connection was being made): an idle team sends almost nothing.
