@@ -26,4 +26,12 @@ public interface MessageRelay {
 
     /** Sends {@code text} to {@code recipient} ({@code MACHINE/ID}, from {@link #remoteSession}). */
     void relay(Session sender, String recipient, String text);
+
+    /**
+     * Sends a broadcast to the sessions of every other machine; false when it could not go out now (the broadcast
+     * still reached this machine's sessions).
+     */
+    default boolean broadcast(Session sender, String text) {
+        return true;
+    }
 }

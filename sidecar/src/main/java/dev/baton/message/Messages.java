@@ -57,6 +57,9 @@ public final class Messages {
             }
             Message message = new Message(MessageRows.nextId(world), sender.id(), recipient, text, tx.now());
             MessageRows.save(tx, message);
+            if (message.isBroadcast() && !relay.broadcast(sender, text)) {
+                tx.audit("broadcast-local", sender.id(), null, "the other machines of the team were not reached", null);
+            }
             long readers = message.isBroadcast()
                     ? world.rows(SessionRows.SESSIONS).stream().filter(session -> addressedTo(message, session)).count()
                     : 1;

@@ -14,6 +14,7 @@ import dev.baton.negotiation.NegotiationRelay;
 import dev.baton.negotiation.Negotiations;
 import dev.baton.negotiation.RemoteRequest;
 import dev.baton.negotiation.Urgency;
+import dev.baton.message.Message;
 import dev.baton.session.Session;
 import dev.baton.session.SessionChange;
 import dev.baton.session.SessionRows;
@@ -431,11 +432,15 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             }
             case "message" -> {
                 String prefix = settings.machine() + "/";
+                String agent = event.file().path() == null ? "" : event.file().path() + " ";
+                String text = "Message from " + agent + "session " + event.session() + " on machine " + event.machine()
+                        + (Message.EVERYONE.equals(event.detail()) ? " to everyone" : "") + ": " + event.body()
+                        + " (answer with `baton msg send " + event.session() + " \"…\"`)";
                 if (event.detail() != null && event.detail().startsWith(prefix)) {
-                    String agent = event.file().path() == null ? "" : event.file().path() + " ";
-                    tell(event.detail().substring(prefix.length()), "Message from " + agent + "session "
-                            + event.session() + " on machine " + event.machine() + ": " + event.body()
-                            + " (answer with `baton msg send " + event.session() + " \"…\"`)");
+                    tell(event.detail().substring(prefix.length()), text);
+                } else if (Message.EVERYONE.equals(event.detail()) && ledger != null) {
+                    ledger.read(world -> world.rows(SessionRows.SESSIONS).stream().map(Session::id).toList())
+                            .forEach(session -> tell(session, text));
                 }
             }
             default -> LOG.debug("team event of an unknown kind {}", event.kind());
@@ -564,6 +569,22 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         } catch (SQLException e) {
             link.lost(e);
             return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean broadcast(Session sender, String text) {
+        Connection connection = link.claimsConnection();
+        if (connection == null) {
+            return false;
+        }
+        try {
+            TeamDatabase.message(connection, settings.machine(), sender.id(),
+                    sender.agent() == null ? null : sender.agent().wireName(), Message.EVERYONE, text);
+            return true;
+        } catch (SQLException e) {
+            link.lost(e);
+            return false;
         }
     }
 

@@ -213,6 +213,34 @@ class TeamLockingTest {
     }
 
     @Test
+    void aBroadcastReachesTheSessionsOfEveryMachineAtTheirNextHookCall() {
+        one.register("alice-session");
+        one.register("carol-session");
+        String bob = two.register("bob-session");
+        two.register("dave-session");
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                one.get("/v1/team").body().path("team").path("connected").asBoolean()
+                        && two.get("/v1/team").body().path("team").path("connected").asBoolean());
+
+        TeamMember.Reply sent = two.post("/v1/messages", Map.of("session_id", "bob-session", "to", "*",
+                "text", "rebasing main in five minutes"), bob);
+
+        assertThat(sent.status()).as(sent.body().toString()).isLessThan(300);
+        for (String session : java.util.List.of("alice-session", "carol-session")) {
+            java.util.List<String> heard = new java.util.ArrayList<>();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                heard.addAll(one.sidecar().baton().notices().takeNotices(session));
+                assertThat(heard).as(session).anySatisfy(notice -> assertThat(notice)
+                        .contains("Message from claude-code session bob-session on machine machine-two to everyone")
+                        .contains("rebasing main in five minutes"));
+            });
+        }
+        assertThat(two.sidecar().baton().notices().takeNotices("bob-session"))
+                .as("the sender's own machine delivers its broadcast as before, not through the team")
+                .noneSatisfy(notice -> assertThat(notice).contains("on machine machine-two"));
+    }
+
+    @Test
     void aRequestForAFileHeldOnAnotherMachineIsOpenedAndNamesItsHolderAndMachine() {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
