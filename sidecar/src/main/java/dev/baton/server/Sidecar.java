@@ -120,7 +120,7 @@ public final class Sidecar implements AutoCloseable {
             }
             home.ownerOnlyIfPresent(home.logFile());
             TeamLockSpace team = options.team() == null ? null
-                    : new TeamLockSpace(options.team().named(home), options.clock());
+                    : new TeamLockSpace(options.team().named(home), options.clock(), home);
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl(), team == null ? SharedLockSpace.LOCAL : team);
             opened.add(baton);

@@ -1,11 +1,13 @@
 package dev.baton.team;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -58,10 +60,13 @@ final class TeamLink implements AutoCloseable {
     /** The connection {@link #view} asks on; guarded by {@link #statusLock}. */
     private Connection status;
 
-    TeamLink(TeamSettings settings, TeamLockSpace space, StatementCounts counts) {
+    private final TeamPosition position;
+
+    TeamLink(TeamSettings settings, TeamLockSpace space, StatementCounts counts, TeamPosition position) {
         this.settings = settings;
         this.space = space;
         this.counts = counts;
+        this.position = position;
     }
 
     /** Connects once before returning (a sidecar that can reach its team starts in it), then keeps the link. */
@@ -139,9 +144,17 @@ final class TeamLink implements AutoCloseable {
                     LOG.warn("this sidecar was away from the team longer than its events are kept ({}); it reads the"
                             + " other machines' files again, and messages or requests sent meanwhile are lost", KEPT);
                 }
-                lastEvent = TeamDatabase.newestEvent(opened);
+                long newest = TeamDatabase.newestEvent(opened);
+                OptionalLong stopped = followed ? OptionalLong.empty() : position.read(settings.url().shown());
                 space.loadElsewhere(opened);
+                if (stopped.isPresent() && stopped.getAsLong() < newest
+                        && !TeamDatabase.eventsLostAfter(opened, stopped.getAsLong())) {
+                    // Started again: what was sent to this machine's sessions meanwhile still reaches them.
+                    replayAddressed(opened, stopped.getAsLong(), newest);
+                }
+                lastEvent = newest;
                 followed = true;
+                keepPosition();
             }
             pruneDueNanos = System.nanoTime();
             Connection forClaims = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
@@ -201,6 +214,7 @@ final class TeamLink implements AutoCloseable {
 
     private void readEvents(Connection connection) throws SQLException {
         List<TeamEvent> events;
+        long before = lastEvent;
         do {
             counts.eventReads.incrementAndGet();
             events = TeamDatabase.eventsAfter(connection, lastEvent, EVENT_PAGE);
@@ -210,6 +224,33 @@ final class TeamLink implements AutoCloseable {
             }
         } while (events.size() == EVENT_PAGE);
         eventsReadNanos = System.nanoTime();
+        if (lastEvent != before) {
+            keepPosition();
+        }
+    }
+
+    /** The events after {@code from} up to {@code newest} that were addressed to this machine's sessions. */
+    private void replayAddressed(Connection connection, long from, long newest) throws SQLException {
+        long seq = from;
+        List<TeamEvent> events;
+        do {
+            events = TeamDatabase.eventsAfter(connection, seq, EVENT_PAGE);
+            for (TeamEvent event : events) {
+                if (event.seq() > newest) {
+                    return;
+                }
+                space.followAddressed(event);
+                seq = event.seq();
+            }
+        } while (events.size() == EVENT_PAGE);
+    }
+
+    private void keepPosition() {
+        try {
+            position.write(settings.url().shown(), lastEvent);
+        } catch (IOException e) {
+            LOG.debug("could not keep the team position: {}", e.toString());
+        }
     }
 
     private void renew(Connection connection) throws SQLException {

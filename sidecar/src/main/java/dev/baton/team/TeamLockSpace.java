@@ -85,10 +85,19 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
 
 
     public TeamLockSpace(TeamSettings settings, Clock clock) {
+        this(settings, clock, TeamPosition.NONE);
+    }
+
+    /** A space whose sidecar keeps its place in the event log in {@code home}, across its restarts. */
+    public TeamLockSpace(TeamSettings settings, Clock clock, dev.baton.home.BatonHome home) {
+        this(settings, clock, TeamPosition.in(home));
+    }
+
+    private TeamLockSpace(TeamSettings settings, Clock clock, TeamPosition position) {
         this.settings = settings;
         this.keys = new RepositoryKeys(settings.perBranch());
         this.clock = clock;
-        this.link = new TeamLink(settings, this, counts);
+        this.link = new TeamLink(settings, this, counts, position);
     }
 
     /**
@@ -394,6 +403,13 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     void loadElsewhere(Connection connection) throws SQLException {
         elsewhere.clear();
         TeamDatabase.heldByOthers(connection, settings.machine()).forEach(hold -> elsewhere.put(hold.file(), hold));
+    }
+
+    /** What a sidecar that starts again still delivers of the events it missed: what was addressed to its sessions. */
+    void followAddressed(TeamEvent event) {
+        if (event.kind().equals("message") || event.kind().equals("negotiation") || event.kind().equals("conflict")) {
+            follow(event);
+        }
     }
 
     void follow(TeamEvent event) {
