@@ -108,8 +108,8 @@ class ShellAttackCorpusTest {
         }
         repo.git("add", STAGED);
         assertThat(attacker.bash("true").denied()).isFalse();
+        expected.putAll(states());
         for (String file : HELD_FILES) {
-            expected.put(file, state(file));
             assertThat(harness.holderOf(file)).as(file).contains(holder.sessionId());
         }
     }
@@ -146,9 +146,10 @@ class ShellAttackCorpusTest {
             if (attack.background() && !call.denied()) {
                 await("the background job to finish").atMost(Duration.ofSeconds(30)).until(() -> Files.exists(done));
             }
+            Map<String, String> now = states();
             List<String> changed = new ArrayList<>();
             for (String file : HELD_FILES) {
-                if (!state(file).equals(expected.get(file))) {
+                if (!now.get(file).equals(expected.get(file))) {
                     changed.add(file);
                 }
             }
@@ -157,7 +158,7 @@ class ShellAttackCorpusTest {
                         .filter(entry -> entry.action().equals(ShellGuard.CONFLICT_ACTION))
                         .filter(entry -> entry.file().equals(repo.path(file).toString()))
                         .filter(entry -> entry.sessionId().equals(attacker.sessionId())).toList();
-                assertThat(recorded).as("%s changed %s (%s, expected %s) without a record", attack, file, state(file),
+                assertThat(recorded).as("%s changed %s (%s, expected %s) without a record", attack, file, now.get(file),
                         expected.get(file)).isNotEmpty();
                 assertThat(call.postContext()).as("%s: the writer is told", attack).contains(file);
             }
@@ -176,16 +177,49 @@ class ShellAttackCorpusTest {
         }
     }
 
-    /** A held file's working copy, staged copy and committed copy, as one text. */
-    private String state(String file) throws IOException {
-        TestRepo in = file.startsWith("vendor/lib/") ? nested : repo;
-        String relative = in.root().relativize(repo.path(file)).toString();
-        Path path = repo.path(file);
-        String disk = Files.isRegularFile(path) ? Files.readString(path) + "|mode " + Files.getPosixFilePermissions(path)
-                + "|mtime " + Files.getLastModifiedTime(path) : "(absent)";
-        // The test's own git must not run what a command planted (an fsmonitor, a hook).
-        return disk + "|index " + in.git("-c", "core.fsmonitor=false", "ls-files", "-s", "--", relative).strip()
-                + "|HEAD " + in.git("-c", "core.fsmonitor=false", "ls-tree", "HEAD", "--", relative).strip();
+    /**
+     * Each held file's working copy, staged copy and committed copy, as one text per file. Git is asked once per
+     * repository for the index and once for HEAD about all the held files in it; each file gets the lines its own
+     * pathspec matches (the file itself, or what lies below it when a command made it a directory).
+     */
+    private Map<String, String> states() throws IOException {
+        Map<String, String> disk = new LinkedHashMap<>();
+        for (String file : HELD_FILES) {
+            Path path = repo.path(file);
+            disk.put(file, Files.isRegularFile(path) ? Files.readString(path) + "|mode " + Files.getPosixFilePermissions(path)
+                    + "|mtime " + Files.getLastModifiedTime(path) : "(absent)");
+        }
+        Map<String, String> states = new LinkedHashMap<>();
+        for (TestRepo in : List.of(repo, nested)) {
+            List<String> files = HELD_FILES.stream().filter(file -> repoOf(file) == in).toList();
+            List<String> paths = files.stream().map(file -> in.root().relativize(repo.path(file)).toString()).toList();
+            // The test's own git must not run what a command planted (an fsmonitor, a hook).
+            String index = in.git(Stream.concat(Stream.of("-c", "core.fsmonitor=false", "ls-files", "-s", "--"),
+                    paths.stream()).toArray(String[]::new));
+            String head = in.git(Stream.concat(Stream.of("-c", "core.fsmonitor=false", "ls-tree", "HEAD", "--"),
+                    paths.stream()).toArray(String[]::new));
+            for (int i = 0; i < files.size(); i++) {
+                states.put(files.get(i), disk.get(files.get(i)) + "|index " + linesFor(index, paths.get(i))
+                        + "|HEAD " + linesFor(head, paths.get(i)));
+            }
+        }
+        return states;
+    }
+
+    private TestRepo repoOf(String file) {
+        return file.startsWith("vendor/lib/") ? nested : repo;
+    }
+
+    /** The lines of ls-files or ls-tree output (tab, then the path) that the pathspec {@code path} matches. */
+    private static String linesFor(String output, String path) {
+        List<String> lines = new ArrayList<>();
+        for (String line : output.split("\n")) {
+            String listed = line.substring(line.indexOf('\t') + 1);
+            if (line.indexOf('\t') >= 0 && (listed.equals(path) || listed.startsWith(path + "/"))) {
+                lines.add(line);
+            }
+        }
+        return String.join("\n", lines);
     }
 
     private long lastAuditId() {
@@ -231,8 +265,8 @@ class ShellAttackCorpusTest {
         for (String file : HELD_FILES) {
             Path path = repo.path(file);
             Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            expected.put(file, state(file));
         }
+        expected.putAll(states());
         harness.baton().locks().releaseAll(attacker.sessionId(), ReleaseReason.RELEASED);
     }
 
