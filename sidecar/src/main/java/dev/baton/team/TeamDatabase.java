@@ -46,19 +46,24 @@ final class TeamDatabase {
     /** The lease renewal, one statement whatever the machine holds. */
     enum Renewal { RENEWED, LAPSED, MISSING }
 
-    static Renewal renew(Connection connection, String machine, Duration ttl) throws SQLException {
+    /** A renewal's answer, and how many claims the database has for the machine (-1 when it was missing). */
+    record Renewed(Renewal renewal, long claims) {
+    }
+
+    static Renewed renew(Connection connection, String machine, Duration ttl) throws SQLException {
         try (PreparedStatement renew = connection.prepareStatement("""
                 UPDATE baton_team_machines m SET lease_until = now() + ? * interval '1 millisecond', renewed_at = now()
                 FROM (SELECT lease_until AS was FROM baton_team_machines WHERE machine = ?) old
-                WHERE m.machine = ? RETURNING old.was < now()""")) {
+                WHERE m.machine = ? RETURNING old.was < now(), (SELECT count(*) FROM baton_team_claims WHERE machine = ?)""")) {
             renew.setLong(1, ttl.toMillis());
             renew.setString(2, machine);
             renew.setString(3, machine);
+            renew.setString(4, machine);
             try (ResultSet row = renew.executeQuery()) {
                 if (!row.next()) {
-                    return Renewal.MISSING;
+                    return new Renewed(Renewal.MISSING, -1);
                 }
-                return row.getBoolean(1) ? Renewal.LAPSED : Renewal.RENEWED;
+                return new Renewed(row.getBoolean(1) ? Renewal.LAPSED : Renewal.RENEWED, row.getLong(2));
             }
         }
     }
@@ -192,19 +197,21 @@ final class TeamDatabase {
     }
 
     /** Records that a file was taken on two machines while this one could not reach the database. */
-    static void conflict(Connection connection, String machine, String session, SharedPath file, RemoteHold other)
-            throws SQLException {
+    /** @param cause how this machine's session came to hold the file too, as the other side reads it */
+    static void conflict(Connection connection, String machine, String session, SharedPath file, RemoteHold other,
+                         String cause) throws SQLException {
         try (PreparedStatement conflict = connection.prepareStatement("""
                 WITH numbered AS (
                   UPDATE baton_team_event_counter SET seq = seq + 1 RETURNING seq, pg_notify('baton_team', seq::text))
-                INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence, detail)
-                SELECT numbered.seq, now(), ?, 'conflict', ?, ?, ?, ?, ? FROM numbered""")) {
+                INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence, detail, body)
+                SELECT numbered.seq, now(), ?, 'conflict', ?, ?, ?, ?, ?, ? FROM numbered""")) {
             conflict.setString(1, machine);
             conflict.setString(2, file.repository());
             conflict.setString(3, file.path());
             conflict.setString(4, session);
             conflict.setLong(5, other.fence());
             conflict.setString(6, other.machine() + "/" + other.session());
+            conflict.setString(7, cause);
             conflict.executeUpdate();
         }
     }

@@ -255,7 +255,16 @@ final class TeamLink implements AutoCloseable {
 
     private void renew(Connection connection) throws SQLException {
         counts.renewals.incrementAndGet();
-        TeamDatabase.Renewal renewal = TeamDatabase.renew(connection, settings.machine(), settings.ttl());
+        TeamDatabase.Renewed renewed = TeamDatabase.renew(connection, settings.machine(), settings.ttl());
+        TeamDatabase.Renewal renewal = renewed.renewal();
+        if (renewal == TeamDatabase.Renewal.RENEWED && renewed.claims() < space.claimsHeld()) {
+            // The lease held, so no machine could take a claim of this one: a claim row went by another way (someone
+            // wrote to the database directly). Each claim is checked now; one taken meanwhile is a conflict both hear of.
+            epoch++;
+            LOG.warn("the team database has {} claims of this machine, which holds {}: checking each again",
+                    renewed.claims(), space.claimsHeld());
+            space.recheck(connection);
+        }
         if (renewal == TeamDatabase.Renewal.MISSING) {
             TeamDatabase.join(connection, settings.machine(), settings.host(), settings.ttl());
         }

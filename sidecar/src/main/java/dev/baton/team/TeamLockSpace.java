@@ -339,12 +339,34 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
      */
     void reconcile(Connection connection, Runnable connected) throws SQLException {
         // Under the ledger: no claim runs until the claims connection is in place, so none can race this pass.
+        reconcileUnderLedger(connection, connected, OFFLINE);
+        toldUnreachable.keySet().forEach(id -> tell(id, "Baton: the team database answers again; every file is checked"
+                + " across machines as before."));
+        toldUnreachable.clear();
+    }
+
+    /** The claims this machine holds in the database, as it knows them. */
+    int claimsHeld() {
+        return claimed.size();
+    }
+
+    /** Checks every claim of this machine again: some went from the database while its lease was valid. */
+    void recheck(Connection connection) throws SQLException {
+        reconcileUnderLedger(connection, () -> { }, REMOVED);
+    }
+
+    /** How a session came to hold a file another machine holds too, as both sides read it. */
+    private static final String OFFLINE = "took it while the team database did not answer";
+    private static final String REMOVED = "held it, and its claim in the team database was removed while its machine's"
+            + " lease was valid (someone wrote to the database directly)";
+
+    private void reconcileUnderLedger(Connection connection, Runnable connected, String cause) throws SQLException {
         SQLException failure = ledger.read(world -> {
             try {
                 Map<String, Session> local = new LinkedHashMap<>();
                 world.rows(LockRows.FILES).forEach(lock -> world.find(SessionRows.SESSIONS, lock.sessionId())
                         .ifPresent(session -> local.put(lock.file(), session)));
-                reconcile(connection, local);
+                reconcile(connection, local, cause);
                 connected.run();
                 return null;
             } catch (SQLException e) {
@@ -354,12 +376,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         if (failure != null) {
             throw failure;
         }
-        toldUnreachable.keySet().forEach(id -> tell(id, "Baton: the team database answers again; every file is checked"
-                + " across machines as before."));
-        toldUnreachable.clear();
     }
 
-    private void reconcile(Connection connection, Map<String, Session> local) throws SQLException {
+    private void reconcile(Connection connection, Map<String, Session> local, String cause) throws SQLException {
         Map<SharedPath, String> localKeys = new LinkedHashMap<>();
         local.keySet().forEach(file -> keys.of(file).ifPresent(key -> localKeys.put(key, file)));
         for (RemoteHold mine : TeamDatabase.heldBy(connection, settings.machine())) {
@@ -384,9 +403,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             } else if (answer instanceof TeamDatabase.Held held) {
                 RemoteHold other = held.hold();
                 elsewhere.put(entry.getKey(), other);
-                TeamDatabase.conflict(connection, settings.machine(), session.id(), entry.getKey(), other);
-                tell(session.id(), "Baton: conflict on " + file + ": you took it while the team database did not answer,"
-                        + " and " + (other.agent() == null ? "" : other.agent() + " ") + "session " + other.session()
+                TeamDatabase.conflict(connection, settings.machine(), session.id(), entry.getKey(), other, cause);
+                tell(session.id(), "Baton: conflict on " + file + ": you " + cause.replace("its machine's", "your machine's")
+                        + ", and " + (other.agent() == null ? "" : other.agent() + " ") + "session " + other.session()
                         + " on machine " + other.machine() + " holds it too. Neither lock was dropped: agree with them"
                         + " who keeps it (`baton msg send " + other.session() + " \"…\"`), and compare both versions before either"
                         + " commits.");
@@ -440,10 +459,11 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 String prefix = settings.machine() + "/";
                 if (event.detail() != null && event.detail().startsWith(prefix)) {
                     String session = event.detail().substring(prefix.length());
+                    String cause = event.body() == null ? OFFLINE : event.body();
                     tell(session, "Baton: conflict on " + event.file().path() + " (" + event.file().repository() + "):"
-                            + " session " + event.session() + " on machine " + event.machine() + " took it while its"
-                            + " sidecar could not reach the team database, and you hold it. Neither lock was dropped:"
-                            + " agree with them who keeps it, and compare both versions before either commits.");
+                            + " session " + event.session() + " on machine " + event.machine() + " " + cause
+                            + ", and you hold it. Neither lock was dropped: agree with them who keeps it, and compare both"
+                            + " versions before either commits.");
                 }
             }
             case "message" -> {

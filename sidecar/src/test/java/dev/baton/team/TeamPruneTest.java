@@ -92,7 +92,7 @@ class TeamPruneTest {
         execute("""
                 INSERT INTO baton_team_machines VALUES ('machine-three', 'h', now() + interval '1 hour', now(), now());
                 INSERT INTO baton_team_sessions (machine, session, agent, seen_at) VALUES ('machine-three', 'carol', 'codex', now());
-                INSERT INTO baton_team_claims VALUES ('github.com/acme/shop', 'src/Cart.java', 'machine-three', 'carol',
+                INSERT INTO baton_team_claims VALUES ('origin:github.com/acme/shop', 'src/Cart.java', 'machine-three', 'carol',
                   nextval('baton_team_fences'), now());
                 UPDATE baton_team_event_counter SET seq = seq + 5;
                 DELETE FROM baton_team_events""");
