@@ -7,7 +7,6 @@ import dev.baton.git.TestRepo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -118,7 +117,6 @@ class TeamFailureTest {
     }
 
     private Connection connect() throws SQLException {
-        TeamUrl parsed = TeamUrl.parse(url, Map.of());
-        return DriverManager.getConnection(parsed.jdbcUrl(), parsed.properties(5, 5));
+        return TeamPostgres.connect(url);
     }
 }

@@ -44,6 +44,28 @@ final class TeamPostgres {
         return "postgresql://postgres@127.0.0.1:" + server().getPort() + "/" + name;
     }
 
+    /** A connection to the database {@code url} names, as an outsider with the URL would open one. */
+    static Connection connect(String url) throws SQLException {
+        TeamUrl parsed = TeamUrl.parse(url, java.util.Map.of());
+        return java.sql.DriverManager.getConnection(parsed.jdbcUrl(), parsed.properties(5, 5));
+    }
+
+    /** Runs statements (several, separated by semicolons) in that database. */
+    static void execute(String url, String sql) throws SQLException {
+        try (Connection db = connect(url); Statement statement = db.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** The number a query of one row and column answers. */
+    static long count(String url, String sql) throws SQLException {
+        try (Connection db = connect(url); Statement statement = db.createStatement();
+             java.sql.ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
     private static void stopQuietly() {
         try {
             server.close();

@@ -5,11 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.git.TestRepo;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -108,20 +104,10 @@ class TeamPruneTest {
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection db = connect(); Statement statement = db.createStatement()) {
-            statement.execute(sql);
-        }
+        TeamPostgres.execute(url, sql);
     }
 
     private long count(String sql) throws SQLException {
-        try (Connection db = connect(); Statement statement = db.createStatement(); ResultSet row = statement.executeQuery(sql)) {
-            row.next();
-            return row.getLong(1);
-        }
-    }
-
-    private Connection connect() throws SQLException {
-        TeamUrl parsed = TeamUrl.parse(url, Map.of());
-        return DriverManager.getConnection(parsed.jdbcUrl(), parsed.properties(5, 5));
+        return TeamPostgres.count(url, sql);
     }
 }
