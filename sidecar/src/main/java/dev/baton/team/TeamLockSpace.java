@@ -3,18 +3,19 @@ package dev.baton.team;
 import dev.baton.git.FileHistory;
 import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
+import dev.baton.home.BatonHome;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.Holder;
 import dev.baton.lock.LockChange;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.SharedLockSpace;
+import dev.baton.message.Message;
 import dev.baton.message.MessageRelay;
 import dev.baton.negotiation.Negotiation;
 import dev.baton.negotiation.NegotiationRelay;
 import dev.baton.negotiation.Negotiations;
 import dev.baton.negotiation.RemoteRequest;
 import dev.baton.negotiation.Urgency;
-import dev.baton.message.Message;
 import dev.baton.session.Session;
 import dev.baton.session.SessionChange;
 import dev.baton.session.SessionRows;
@@ -89,8 +90,8 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     }
 
     /** A space whose sidecar keeps its place in the event log in {@code home}, across its restarts. */
-    public TeamLockSpace(TeamSettings settings, Clock clock, dev.baton.home.BatonHome home) {
-        this(settings, clock, TeamPosition.in(home));
+    public TeamLockSpace(TeamSettings settings, Clock clock, BatonHome home) {
+        this(settings, clock, TeamPosition.in(home, settings.url()));
     }
 
     private TeamLockSpace(TeamSettings settings, Clock clock, TeamPosition position) {
@@ -442,45 +443,39 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 elsewhere.computeIfPresent(event.file(), (key, hold) -> hold.machine().equals(event.machine()) ? null : hold);
                 resolveRequestsFor(event.machine(), event.file());
             }
-            case "negotiation" -> {
-                String prefix = settings.machine() + "/";
-                if (event.detail() != null && event.detail().startsWith(prefix)) {
-                    try {
-                        negotiationStep(event, event.detail().substring(prefix.length()),
-                                NegotiationStep.parse(event.body()));
-                    } catch (RuntimeException e) {
-                        // A step that cannot be applied must not stop the log: the next events still follow.
-                        LOG.warn("negotiation step {} from machine {} not applied: {}", event.seq(), event.machine(),
-                                e.toString());
-                    }
+            case "negotiation" -> addressedHere(event).ifPresent(session -> {
+                try {
+                    negotiationStep(event, session, NegotiationStep.parse(event.body()));
+                } catch (RuntimeException e) {
+                    // A step that cannot be applied must not stop the log: the next events still follow.
+                    LOG.warn("negotiation step {} from machine {} not applied: {}", event.seq(), event.machine(),
+                            e.toString());
                 }
-            }
-            case "conflict" -> {
-                String prefix = settings.machine() + "/";
-                if (event.detail() != null && event.detail().startsWith(prefix)) {
-                    String session = event.detail().substring(prefix.length());
-                    String cause = event.body() == null ? OFFLINE : event.body();
-                    tell(session, "Baton: conflict on " + event.file().path() + " (" + event.file().repository() + "):"
-                            + " session " + event.session() + " on machine " + event.machine() + " " + cause
-                            + ", and you hold it. Neither lock was dropped: agree with them who keeps it, and compare both"
-                            + " versions before either commits.");
-                }
-            }
+            });
+            case "conflict" -> addressedHere(event).ifPresent(session -> tell(session, "Baton: conflict on "
+                    + event.file().path() + " (" + event.file().repository() + "): session " + event.session()
+                    + " on machine " + event.machine() + " " + (event.body() == null ? OFFLINE : event.body())
+                    + ", and you hold it. Neither lock was dropped: agree with them who keeps it, and compare both"
+                    + " versions before either commits."));
             case "message" -> {
-                String prefix = settings.machine() + "/";
+                boolean everyone = Message.EVERYONE.equals(event.detail());
+                List<String> readers = everyone && ledger != null
+                        ? ledger.read(world -> world.rows(SessionRows.SESSIONS).stream().map(Session::id).toList())
+                        : addressedHere(event).stream().toList();
                 String agent = event.file().path() == null ? "" : event.file().path() + " ";
-                String text = "Message from " + agent + "session " + event.session() + " on machine " + event.machine()
-                        + (Message.EVERYONE.equals(event.detail()) ? " to everyone" : "") + ": " + event.body()
-                        + " (answer with `baton msg send " + event.session() + " \"…\"`)";
-                if (event.detail() != null && event.detail().startsWith(prefix)) {
-                    tell(event.detail().substring(prefix.length()), text);
-                } else if (Message.EVERYONE.equals(event.detail()) && ledger != null) {
-                    ledger.read(world -> world.rows(SessionRows.SESSIONS).stream().map(Session::id).toList())
-                            .forEach(session -> tell(session, text));
-                }
+                readers.forEach(session -> tell(session, "Message from " + agent + "session " + event.session()
+                        + " on machine " + event.machine() + (everyone ? " to everyone" : "") + ": " + event.body()
+                        + " (answer with `baton msg send " + event.session() + " \"…\"`)"));
             }
             default -> LOG.debug("team event of an unknown kind {}", event.kind());
         }
+    }
+
+    /** The session of this machine an event is addressed to ({@code detail} is {@code MACHINE/SESSION}), if it is. */
+    private Optional<String> addressedHere(TeamEvent event) {
+        String prefix = settings.machine() + "/";
+        return event.detail() != null && event.detail().startsWith(prefix)
+                ? Optional.of(event.detail().substring(prefix.length())) : Optional.empty();
     }
 
     /**
@@ -551,13 +546,13 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 negotiation.file() + " is not a file of a repository the team shares, so a request for it cannot reach"
                         + " machine " + negotiation.holderMachine()));
         send(requester.id(), negotiation.holderMachine(), negotiation.holderId(), path,
-                NegotiationStep.request(negotiation, requester.agent() == null ? null : requester.agent().wireName()));
+                NegotiationStep.request(negotiation, agentOf(requester)));
     }
 
     @Override
     public void answer(Negotiation negotiation, Session holder) {
         send(holder.id(), negotiation.requesterMachine(), negotiation.requesterId(), keys.of(negotiation.file()).orElse(null),
-                NegotiationStep.answer(negotiation, holder.agent() == null ? null : holder.agent().wireName()));
+                NegotiationStep.answer(negotiation, agentOf(holder)));
     }
 
     @Override
@@ -575,17 +570,32 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     }
 
     private void send(String sender, String machine, String session, SharedPath file, NegotiationStep step) {
+        writeEvent("negotiation " + step.id() + " to machine " + machine, connection ->
+                TeamDatabase.negotiation(connection, settings.machine(), sender, machine + "/" + session, file, step.json()));
+    }
+
+    /** An event this machine writes for another on the claims connection, as {@link #writeEvent} runs it. */
+    @FunctionalInterface
+    private interface EventWrite {
+        void to(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Writes an event for other machines (a message, a negotiation step); {@code what} names it in the sentence a
+     * caller reads when the database does not answer.
+     */
+    private void writeEvent(String what, EventWrite write) {
         Connection connection = link.claimsConnection();
         if (connection == null) {
-            throw new BatonException(ErrorCode.STORAGE, "the team database does not answer, so negotiation " + step.id()
-                    + " cannot reach machine " + machine + " now; try again once `baton team status` says connected");
+            throw new BatonException(ErrorCode.STORAGE, "the team database does not answer, so " + what
+                    + " cannot be sent now; try again once `baton team status` says connected");
         }
         try {
-            TeamDatabase.negotiation(connection, settings.machine(), sender, machine + "/" + session, file, step.json());
+            write.to(connection);
         } catch (SQLException e) {
             link.lost(e);
-            throw new BatonException(ErrorCode.STORAGE, "the team database stopped answering while negotiation "
-                    + step.id() + " was sent to machine " + machine + "; it may not have arrived: " + e.getMessage());
+            throw new BatonException(ErrorCode.STORAGE, "the team database stopped answering while " + what
+                    + " was sent; it may not have arrived: " + e.getMessage());
         }
     }
 
@@ -610,35 +620,23 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
 
     @Override
     public boolean broadcast(Session sender, String text) {
-        Connection connection = link.claimsConnection();
-        if (connection == null) {
-            return false;
-        }
         try {
-            TeamDatabase.message(connection, settings.machine(), sender.id(),
-                    sender.agent() == null ? null : sender.agent().wireName(), Message.EVERYONE, text);
+            relay(sender, Message.EVERYONE, text);
             return true;
-        } catch (SQLException e) {
-            link.lost(e);
+        } catch (BatonException unreachable) {
             return false;
         }
     }
 
     @Override
     public void relay(Session sender, String recipient, String text) {
-        Connection connection = link.claimsConnection();
-        if (connection == null) {
-            throw new BatonException(ErrorCode.STORAGE, "the team database does not answer, so a message to " + recipient
-                    + " on another machine cannot be sent now; try again once `baton team status` says connected");
-        }
-        try {
-            TeamDatabase.message(connection, settings.machine(), sender.id(),
-                    sender.agent() == null ? null : sender.agent().wireName(), recipient, text);
-        } catch (SQLException e) {
-            link.lost(e);
-            throw new BatonException(ErrorCode.STORAGE, "the team database stopped answering while the message to "
-                    + recipient + " was sent; it may not have arrived: " + e.getMessage());
-        }
+        writeEvent("the message to " + recipient + " on another machine", connection ->
+                TeamDatabase.message(connection, settings.machine(), sender.id(), agentOf(sender), recipient, text));
+    }
+
+    /** The session's agent as the other machines' sentences name it; null when it has none. */
+    private static String agentOf(Session session) {
+        return session.agent() == null ? null : session.agent().wireName();
     }
 
     /** What {@code baton team status} shows of this machine's view. */
@@ -647,7 +645,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     }
 
     private static ClaimingSession describe(Session session) {
-        return new ClaimingSession(session.familyId(), session.agent() == null ? null : session.agent().wireName(),
+        return new ClaimingSession(session.familyId(), agentOf(session),
                 session.name(), session.plan() == null ? null : session.plan().summary(),
                 session.process() == null ? null : session.process().pid(), session.cwd());
     }
