@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -145,12 +146,12 @@ final class TeamLink implements AutoCloseable {
                             + " other machines' files again, and messages or requests sent meanwhile are lost", KEPT);
                 }
                 long newest = TeamDatabase.newestEvent(opened);
-                OptionalLong stopped = followed ? OptionalLong.empty() : position.read(settings.url().shown());
+                OptionalLong stopped = followed ? OptionalLong.empty() : position.read();
                 space.loadElsewhere(opened);
                 if (stopped.isPresent() && stopped.getAsLong() < newest
                         && !TeamDatabase.eventsLostAfter(opened, stopped.getAsLong())) {
                     // Started again: what was sent to this machine's sessions meanwhile still reaches them.
-                    replayAddressed(opened, stopped.getAsLong(), newest);
+                    readAfter(opened, stopped.getAsLong(), newest, space::followAddressed);
                 }
                 lastEvent = newest;
                 followed = true;
@@ -196,7 +197,10 @@ final class TeamLink implements AutoCloseable {
                 }
                 if (System.nanoTime() - pruneDueNanos >= 0) {
                     counts.prunes.incrementAndGet();
-                    TeamDatabase.prune(connection, KEPT);
+                    long pruned = TeamDatabase.prune(connection, KEPT);
+                    if (pruned > 0) {
+                        LOG.info("pruned {} rows older than {} from the team database", pruned, KEPT);
+                    }
                     pruneDueNanos = System.nanoTime() + PRUNE_EVERY.toNanos();
                 }
                 // The log is read when another machine announced a change, and now and then in case a notification
@@ -213,33 +217,29 @@ final class TeamLink implements AutoCloseable {
     }
 
     private void readEvents(Connection connection) throws SQLException {
-        List<TeamEvent> events;
         long before = lastEvent;
-        do {
-            counts.eventReads.incrementAndGet();
-            events = TeamDatabase.eventsAfter(connection, lastEvent, EVENT_PAGE);
-            for (TeamEvent event : events) {
-                space.follow(event);
-                lastEvent = event.seq();
-            }
-        } while (events.size() == EVENT_PAGE);
+        readAfter(connection, lastEvent, Long.MAX_VALUE, event -> {
+            space.follow(event);
+            lastEvent = event.seq(); // per event: when one fails to apply, those before it are not applied again
+        });
         eventsReadNanos = System.nanoTime();
         if (lastEvent != before) {
             keepPosition();
         }
     }
 
-    /** The events after {@code from} up to {@code newest} that were addressed to this machine's sessions. */
-    private void replayAddressed(Connection connection, long from, long newest) throws SQLException {
+    /** Hands each event after {@code from} up to {@code upTo} to {@code each}, in order. */
+    private void readAfter(Connection connection, long from, long upTo, Consumer<TeamEvent> each) throws SQLException {
         long seq = from;
         List<TeamEvent> events;
         do {
+            counts.eventReads.incrementAndGet();
             events = TeamDatabase.eventsAfter(connection, seq, EVENT_PAGE);
             for (TeamEvent event : events) {
-                if (event.seq() > newest) {
+                if (event.seq() > upTo) {
                     return;
                 }
-                space.followAddressed(event);
+                each.accept(event);
                 seq = event.seq();
             }
         } while (events.size() == EVENT_PAGE);
@@ -247,7 +247,7 @@ final class TeamLink implements AutoCloseable {
 
     private void keepPosition() {
         try {
-            position.write(settings.url().shown(), lastEvent);
+            position.write(lastEvent);
         } catch (IOException e) {
             LOG.debug("could not keep the team position: {}", e.toString());
         }
@@ -257,12 +257,13 @@ final class TeamLink implements AutoCloseable {
         counts.renewals.incrementAndGet();
         TeamDatabase.Renewed renewed = TeamDatabase.renew(connection, settings.machine(), settings.ttl());
         TeamDatabase.Renewal renewal = renewed.renewal();
-        if (renewal == TeamDatabase.Renewal.RENEWED && renewed.claims() < space.claimsHeld()) {
+        int held = space.claimsHeld();
+        if (renewal == TeamDatabase.Renewal.RENEWED && renewed.claims() < held) {
             // The lease held, so no machine could take a claim of this one: a claim row went by another way (someone
             // wrote to the database directly). Each claim is checked now; one taken meanwhile is a conflict both hear of.
             epoch++;
             LOG.warn("the team database has {} claims of this machine, which holds {}: checking each again",
-                    renewed.claims(), space.claimsHeld());
+                    renewed.claims(), held);
             space.recheck(connection);
         }
         if (renewal == TeamDatabase.Renewal.MISSING) {

@@ -15,20 +15,23 @@ import java.util.OptionalLong;
  */
 final class TeamPosition {
 
-    static final TeamPosition NONE = new TeamPosition(null);
+    static final TeamPosition NONE = new TeamPosition(null, null);
     private static final String FILE = "team-position";
 
     private final BatonHome home;
+    private final String database;
 
-    private TeamPosition(BatonHome home) {
+    private TeamPosition(BatonHome home, String database) {
         this.home = home;
+        this.database = database;
     }
 
-    static TeamPosition in(BatonHome home) {
-        return new TeamPosition(home);
+    /** The position in {@code home} of the log of the team's database as {@code url} names it. */
+    static TeamPosition in(BatonHome home, TeamUrl url) {
+        return new TeamPosition(home, url.shown());
     }
 
-    OptionalLong read(String database) {
+    OptionalLong read() {
         if (home == null) {
             return OptionalLong.empty();
         }
@@ -44,7 +47,7 @@ final class TeamPosition {
         return OptionalLong.empty();
     }
 
-    void write(String database, long seq) throws IOException {
+    void write(long seq) throws IOException {
         if (home != null) {
             Path file = home.dir().resolve(FILE);
             home.writeAtomically(file, database + " " + seq + "\n");
