@@ -407,11 +407,16 @@ public final class BatonHome {
         return dir.resolve("service.env");
     }
 
+    /** Whether the file can carry the setting: an environment name, and a value of printable ASCII on one line. */
+    public static boolean carriesServiceSetting(String name, String value) {
+        return name.matches("[A-Z_][A-Z0-9_]*") && value.chars().allMatch(c -> c >= ' ' && c < 127);
+    }
+
     public void writeServiceEnvironment(java.util.SortedMap<String, String> settings) throws IOException {
         prepare();
         StringBuilder text = new StringBuilder("# The sidecar service's settings, written by `baton service install`.\n");
         settings.forEach((name, value) -> {
-            if (!name.matches("[A-Z_][A-Z0-9_]*") || !value.chars().allMatch(c -> c >= ' ' && c < 127)) {
+            if (!carriesServiceSetting(name, value)) {
                 throw new IllegalArgumentException("not a setting the service can carry: " + name);
             }
             text.append(name).append("=\"").append(value.replace("\\", "\\\\").replace("\"", "\\\"")

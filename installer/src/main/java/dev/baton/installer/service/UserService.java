@@ -150,7 +150,7 @@ public final class UserService {
     private SortedMap<String, String> checkedSettings() throws InstallerException {
         SortedMap<String, String> settings = settings();
         for (var setting : settings.entrySet()) {
-            if (!setting.getValue().chars().allMatch(c -> c >= ' ' && c < 127)) {
+            if (!BatonHome.carriesServiceSetting(setting.getKey(), setting.getValue())) {
                 throw new InstallerException(setting.getKey() + " cannot be carried to the service: a value must be"
                         + " printable ASCII on one line (percent-encode other characters of a URL); nothing was written");
             }
