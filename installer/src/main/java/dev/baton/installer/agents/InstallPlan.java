@@ -1,12 +1,8 @@
 package dev.baton.installer.agents;
 
 import dev.baton.installer.config.FileStep;
-import dev.baton.installer.config.JsonEdits;
-import dev.baton.installer.config.TextConfigFile;
 import dev.baton.installer.layout.InstallLayout;
-import dev.baton.installer.layout.Scope;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,20 +10,16 @@ import java.util.List;
  * What an install is to change, gathered from the agents before anything is written: edits of JSON files, files Baton
  * writes whole, edits of text files, and what is skipped and why.
  */
-public final class InstallPlan {
+public final class InstallPlan extends AgentPlan {
 
     /** A file Baton writes whole; planning has read and checked what is there now. */
     public interface WholeFile {
         FileStep write(boolean dryRun) throws IOException;
     }
 
-    private final InstallLayout layout;
-    private final Target target;
     private final boolean registerMcp;
     private final boolean allowMcpTools;
-    private final JsonEdits json = new JsonEdits();
     private final List<WholeFile> wholeFiles = new ArrayList<>();
-    private final List<TextConfigFile> texts = new ArrayList<>();
     private final List<String> skipped = new ArrayList<>();
 
     /**
@@ -35,22 +27,9 @@ public final class InstallPlan {
      * @param allowMcpTools whether an agent that asks before each MCP tool is told to allow Baton's
      */
     public InstallPlan(InstallLayout layout, Target target, boolean registerMcp, boolean allowMcpTools) {
-        this.layout = layout;
-        this.target = target;
+        super(layout, target);
         this.registerMcp = registerMcp;
         this.allowMcpTools = allowMcpTools;
-    }
-
-    public InstallLayout layout() {
-        return layout;
-    }
-
-    public Scope scope() {
-        return target.scope();
-    }
-
-    public Path project() {
-        return target.project();
     }
 
     public boolean registerMcp() {
@@ -61,17 +40,8 @@ public final class InstallPlan {
         return allowMcpTools;
     }
 
-    /** The JSON files to change, each edited by every step that touches it. */
-    public JsonEdits json() {
-        return json;
-    }
-
     public void addWholeFile(WholeFile file) {
         wholeFiles.add(file);
-    }
-
-    public void addText(TextConfigFile text) {
-        texts.add(text);
     }
 
     /** Something the install leaves out, said after what it did. */
@@ -81,10 +51,6 @@ public final class InstallPlan {
 
     public List<WholeFile> wholeFiles() {
         return List.copyOf(wholeFiles);
-    }
-
-    public List<TextConfigFile> texts() {
-        return List.copyOf(texts);
     }
 
     public List<String> skipped() {
