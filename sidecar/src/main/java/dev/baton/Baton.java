@@ -37,6 +37,7 @@ public final class Baton implements AutoCloseable {
     private static final List<RowKind<?, ?>> ROW_KINDS = Stream.of(SessionRows.KINDS, LockRows.KINDS,
             NegotiationRows.KINDS, MessageRows.KINDS).flatMap(List::stream).toList();
 
+    private final SharedLockSpace shared;
     private final Ledger ledger;
     private final HolderLiveness liveness;
     private final SessionRegistry sessions;
@@ -56,6 +57,7 @@ public final class Baton implements AutoCloseable {
 
     /** @param shared the lock space shared with other machines of a team; {@link SharedLockSpace#LOCAL} without one */
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl, SharedLockSpace shared) {
+        this.shared = shared;
         this.ledger = new Ledger(store, clock, ROW_KINDS);
         this.liveness = new HolderLiveness(processes, heartbeatTtl);
         this.sessions = new SessionRegistry(ledger);
@@ -77,6 +79,11 @@ public final class Baton implements AutoCloseable {
         ledger.addInterceptor(new NegotiationResolver(negotiations));
         ledger.addInterceptor(handOvers);
         ledger.addInterceptor(leftOverWork);
+    }
+
+    /** The lock space shared with other machines ({@link SharedLockSpace#LOCAL} without a team). */
+    public SharedLockSpace sharedLockSpace() {
+        return shared;
     }
 
     public Ledger ledger() {

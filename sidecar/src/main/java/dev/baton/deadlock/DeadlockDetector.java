@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The open deadlocks and how they come and go: after every change to the wait-for graph or to the
@@ -36,6 +38,8 @@ final class DeadlockDetector {
     private final WaitForGraph graph;
     private final DeadlockPolicy policy;
     private final Map<String, OpenDeadlock> open = new LinkedHashMap<>();
+    /** The edges through other machines of a team; changed under the ledger only. */
+    private TeamWaits team = TeamWaits.NONE;
 
     DeadlockDetector(WaitForGraph graph, DeadlockPolicy policy) {
         this.graph = graph;
@@ -50,10 +54,25 @@ final class DeadlockDetector {
         return open.values();
     }
 
+    TeamWaits team() {
+        return team;
+    }
+
+    /** Takes the team's edges as the database says them now; false when they are those known already. */
+    boolean team(Transaction tx, TeamWaits now) {
+        TeamWaits before = team;
+        if (before.equals(now)) {
+            return false;
+        }
+        team = now;
+        tx.onRollback(() -> team = before);
+        return true;
+    }
+
     /** Compares the cycles in the graph now with the open deadlocks: new ones are detected, gone ones resolved. */
     void detect(Transaction tx, Cause cause) {
         World world = tx.world();
-        Map<String, Map<String, SortedSet<String>>> edges = graph.edges(world);
+        Map<String, Map<String, SortedSet<String>>> edges = withTeam(graph.edges(world));
         CycleFinder.Cycles found = edges.isEmpty() ? new CycleFinder.Cycles(List.of(), true)
                 : CycleFinder.find(edges, CYCLE_LIMIT);
         Map<String, Cycle> current = new LinkedHashMap<>();
@@ -74,16 +93,45 @@ final class DeadlockDetector {
         }
     }
 
+    /** The local graph's edges and the team's, in one graph (the team's never join two sessions of this machine). */
+    private Map<String, Map<String, SortedSet<String>>> withTeam(Map<String, Map<String, SortedSet<String>>> local) {
+        if (team.edges().isEmpty()) {
+            return local;
+        }
+        Map<String, Map<String, SortedSet<String>>> all = new TreeMap<>(local);
+        team.edges().forEach((waiter, holders) -> holders.forEach((holder, files) -> all
+                .computeIfAbsent(waiter, w -> new TreeMap<>())
+                .computeIfAbsent(holder, h -> new TreeSet<>())
+                .addAll(files)));
+        return all;
+    }
+
+    /**
+     * The youngest session of the cycle. Every machine that sees a cycle through several machines chooses the same one:
+     * by the start each session's own machine recorded, then by machine and session; only the victim's machine acts.
+     */
+    private String victimOf(Cycle cycle, World world) {
+        record Age(Instant startedAt, String machine, String session) {
+        }
+        String here = team.machine() == null ? "" : team.machine();
+        return cycle.sessions().stream()
+                .max(Comparator.comparing((String id) -> {
+                    TeamWaits.Member member = team.members().get(id);
+                    if (member != null) {
+                        return new Age(member.startedAt() == null ? Instant.MIN : member.startedAt(), member.machine(),
+                                member.session());
+                    }
+                    return new Age(world.find(SessionRows.SESSIONS, id).map(Session::startedAt).orElse(Instant.MIN), here, id);
+                }, Comparator.comparing(Age::startedAt).thenComparing(Age::machine).thenComparing(Age::session)))
+                .orElseThrow();
+    }
+
     private OpenDeadlock report(Transaction tx, Cycle cycle) {
         World world = tx.world();
-        String victim = cycle.sessions().stream()
-                .max(Comparator.comparing((String id) -> world.find(SessionRows.SESSIONS, id).map(Session::startedAt)
-                                .orElse(Instant.MIN))
-                        .thenComparing(Comparator.naturalOrder()))
-                .orElseThrow();
+        String victim = victimOf(cycle, world);
         Deadlock deadlock = new Deadlock(idOf(cycle, tx.now()), cycle.sessions(), cycle.allFiles(), victim, tx.now());
-        OpenDeadlock opened = new OpenDeadlock(cycle, deadlock, DeadlockText.advice(deadlock, cycle, world),
-                DeadlockText.note(deadlock, cycle, world));
+        OpenDeadlock opened = new OpenDeadlock(cycle, deadlock, DeadlockText.advice(deadlock, cycle, world, team),
+                DeadlockText.note(deadlock, cycle, world, team));
         open.put(opened.key(), opened);
         tx.onRollback(() -> open.remove(opened.key()));
         tx.record(new DeadlockChange.DeadlockDetected(deadlock));

@@ -163,6 +163,19 @@ public final class Deadlocks {
         });
     }
 
+    /**
+     * The edges through other machines of a team changed (a team sidecar reads them from its database): cycles through
+     * several machines are looked for with this machine's own edges. Nothing is written when they are as known.
+     */
+    public void teamWaits(TeamWaits now) {
+        ledger.write(tx -> {
+            if (detector.team(tx, now)) {
+                detector.detect(tx, Cause.of(null));
+            }
+            return null;
+        });
+    }
+
     /** For the victim's next hook call: the instruction to release, once per deadlock; empty otherwise. */
     public Optional<DeadlockAdvice> takeAdvice(String sessionId) {
         return ledger.read(world -> detector.open().stream()

@@ -30,9 +30,8 @@ final class ModuleBridges {
     static void negotiationsAsWaits(Baton baton, Deadlocks deadlocks) {
         baton.ledger().addInterceptor((tx, changes) -> {
             for (Change change : changes) {
-                // The graph is this machine's: a request whose other party runs on another machine is no edge of it.
-                if (change instanceof NegotiationChange.NegotiationSaved saved
-                        && !saved.negotiation().requesterElsewhere() && !saved.negotiation().holderElsewhere()) {
+                // A request is its requester's wait, on the requester's machine (in a team, its machine shares it).
+                if (change instanceof NegotiationChange.NegotiationSaved saved && !saved.negotiation().requesterElsewhere()) {
                     Negotiation n = saved.negotiation();
                     if (n.isOpen()) {
                         deadlocks.negotiationOpened(tx, n.requesterId(), n.file());

@@ -4,6 +4,7 @@ import dev.baton.Baton;
 import dev.baton.agent.AgentDialects;
 import dev.baton.deadlock.DeadlockSettings;
 import dev.baton.deadlock.Deadlocks;
+import dev.baton.deadlock.WaitSharing;
 import dev.baton.events.EventSettings;
 import dev.baton.events.EventStream;
 import dev.baton.hook.HookRoutes;
@@ -36,6 +37,9 @@ public final class SidecarAdapters {
         public static Modules install(Baton baton, Map<String, String> env) {
             Deadlocks deadlocks = Deadlocks.install(baton, DeadlockSettings.fromEnvironment(env));
             ModuleBridges.negotiationsAsWaits(baton, deadlocks);
+            if (baton.sharedLockSpace() instanceof WaitSharing team) {
+                team.shareWaitsOf(deadlocks);
+            }
             EventStream events = EventStream.install(baton, deadlocks, EventSettings.fromEnvironment(env));
             ModuleBridges.negotiationsInSnapshot(baton, events);
             return new Modules(deadlocks, events, LockScope.fromEnvironment(env));

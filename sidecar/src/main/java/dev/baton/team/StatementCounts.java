@@ -15,6 +15,8 @@ final class StatementCounts {
     final AtomicLong renewals = new AtomicLong();
     final AtomicLong eventReads = new AtomicLong();
     final AtomicLong prunes = new AtomicLong();
+    final AtomicLong waitShares = new AtomicLong();
+    final AtomicLong waitReads = new AtomicLong();
 
     Map<String, Long> snapshot() {
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -23,6 +25,8 @@ final class StatementCounts {
         counts.put("renewals", renewals.get());
         counts.put("event_reads", eventReads.get());
         counts.put("prunes", prunes.get());
+        counts.put("wait_shares", waitShares.get());
+        counts.put("wait_reads", waitReads.get());
         return counts;
     }
 }

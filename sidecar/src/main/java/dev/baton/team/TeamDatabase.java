@@ -8,7 +8,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
+import dev.baton.deadlock.TeamWaits;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -90,10 +92,11 @@ final class TeamDatabase {
     static Claim claim(Connection connection, String machine, ClaimingSession session, SharedPath file) throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement("""
                 WITH session_row AS (
-                  INSERT INTO baton_team_sessions (machine, session, agent, name, plan, pid, cwd, seen_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, now())
+                  INSERT INTO baton_team_sessions AS known (machine, session, agent, name, plan, pid, cwd, seen_at, started_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, now(), ?)
                   ON CONFLICT (machine, session) DO UPDATE SET agent = EXCLUDED.agent, name = EXCLUDED.name,
-                    plan = EXCLUDED.plan, pid = EXCLUDED.pid, cwd = EXCLUDED.cwd, seen_at = EXCLUDED.seen_at),
+                    plan = EXCLUDED.plan, pid = EXCLUDED.pid, cwd = EXCLUDED.cwd, seen_at = EXCLUDED.seen_at,
+                    started_at = coalesce(known.started_at, EXCLUDED.started_at)),
                 claimed AS (
                   INSERT INTO baton_team_claims AS held (repository, path, machine, session, fence, since)
                   VALUES (?, ?, ?, ?, nextval('baton_team_fences'), now())
@@ -126,6 +129,7 @@ final class TeamDatabase {
             claim.setString(++i, session.plan());
             claim.setObject(++i, session.pid());
             claim.setString(++i, session.cwd());
+            claim.setTimestamp(++i, session.startedAt() == null ? null : Timestamp.from(session.startedAt()));
             claim.setString(++i, file.repository());
             claim.setString(++i, file.path());
             claim.setString(++i, machine);
@@ -249,9 +253,13 @@ final class TeamDatabase {
                   RETURNING 1),
                 machines AS (
                   DELETE FROM baton_team_machines m WHERE m.lease_until < now() - ? * interval '1 millisecond'
-                    AND NOT EXISTS (SELECT 1 FROM baton_team_claims c WHERE c.machine = m.machine) RETURNING 1)
-                SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM machines)""")) {
-            for (int i = 1; i <= 3; i++) {
+                    AND NOT EXISTS (SELECT 1 FROM baton_team_claims c WHERE c.machine = m.machine) RETURNING 1),
+                waits AS (
+                  DELETE FROM baton_team_waits w WHERE NOT EXISTS (SELECT 1 FROM baton_team_machines m
+                    WHERE m.machine = w.machine AND m.lease_until >= now() - ? * interval '1 millisecond') RETURNING 1)
+                SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM machines)
+                  + (SELECT count(*) FROM waits)""")) {
+            for (int i = 1; i <= 4; i++) {
                 prune.setLong(i, keep.toMillis());
             }
             try (ResultSet row = prune.executeQuery()) {
@@ -443,5 +451,75 @@ final class TeamDatabase {
             describe.setString(4, session.id());
             describe.executeUpdate();
         }
+    }
+
+    /** The notification that a machine's waits changed: the others read the team's wait-for edges again. */
+    static final String WAITS_CHANGED = "waits";
+
+    /**
+     * Makes {@code waits} this machine's waits in the team, in one statement: rows no longer waited for go, new ones
+     * come, and the other machines are told.
+     */
+    static void shareWaits(Connection connection, String machine, Collection<SharedWait> waits) throws SQLException {
+        try (PreparedStatement share = connection.prepareStatement("""
+                WITH wanted AS (
+                  SELECT * FROM unnest(?::text[], ?::text[], ?::text[]) AS x (session, repository, path)),
+                gone AS (
+                  DELETE FROM baton_team_waits w WHERE w.machine = ? AND NOT EXISTS (SELECT 1 FROM wanted x
+                    WHERE x.session = w.session AND x.repository = w.repository AND x.path = w.path)),
+                added AS (
+                  INSERT INTO baton_team_waits (machine, session, repository, path)
+                  SELECT ?, session, repository, path FROM wanted ON CONFLICT DO NOTHING)
+                SELECT pg_notify(?, ?)""")) {
+            share.setArray(1, connection.createArrayOf("text", waits.stream().map(SharedWait::session).toArray()));
+            share.setArray(2, connection.createArrayOf("text", waits.stream().map(w -> w.file().repository()).toArray()));
+            share.setArray(3, connection.createArrayOf("text", waits.stream().map(w -> w.file().path()).toArray()));
+            share.setString(4, machine);
+            share.setString(5, machine);
+            share.setString(6, CHANNEL);
+            share.setString(7, WAITS_CHANGED);
+            share.executeQuery().close();
+        }
+    }
+
+    /** A session of this machine waiting for a file of a shared repository (a subagent is named by its family). */
+    record SharedWait(String session, SharedPath file) {
+    }
+
+    /**
+     * Every wait of a machine whose lease holds, each with the session that holds its file when that is a session of a
+     * live machine other than the waiter: the team's wait-for graph, in one statement.
+     */
+    static List<TeamWait> waits(Connection connection) throws SQLException {
+        try (PreparedStatement waits = connection.prepareStatement("""
+                SELECT w.machine, w.session, ws.agent, ws.name, ws.started_at,
+                  c.machine, c.session, hs.agent, hs.name, hs.started_at, w.repository, w.path
+                FROM baton_team_waits w
+                JOIN baton_team_machines wm ON wm.machine = w.machine AND wm.lease_until > now()
+                LEFT JOIN baton_team_claims c ON c.repository = w.repository AND c.path = w.path
+                  AND NOT (c.machine = w.machine AND c.session = w.session)
+                  AND EXISTS (SELECT 1 FROM baton_team_machines hm WHERE hm.machine = c.machine AND hm.lease_until > now())
+                LEFT JOIN baton_team_sessions ws ON ws.machine = w.machine AND ws.session = w.session
+                LEFT JOIN baton_team_sessions hs ON hs.machine = c.machine AND hs.session = c.session
+                ORDER BY w.machine, w.session, w.repository, w.path""")) {
+            List<TeamWait> found = new ArrayList<>();
+            try (ResultSet row = waits.executeQuery()) {
+                while (row.next()) {
+                    found.add(new TeamWait(member(row, 1), row.getString(6) == null ? null : member(row, 6),
+                            new SharedPath(row.getString(11), row.getString(12))));
+                }
+            }
+            return found;
+        }
+    }
+
+    private static TeamWaits.Member member(ResultSet row, int first) throws SQLException {
+        Timestamp started = row.getTimestamp(first + 4);
+        return new TeamWaits.Member(row.getString(first), row.getString(first + 1), row.getString(first + 2),
+                row.getString(first + 3), started == null ? null : started.toInstant());
+    }
+
+    /** A wait of the team, and the session whose claim it waits on (null when no other session holds its file). */
+    record TeamWait(TeamWaits.Member waiter, TeamWaits.Member holder, SharedPath file) {
     }
 }

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
@@ -164,6 +165,7 @@ final class TeamLink implements AutoCloseable {
             }
             // Reconciled under the ledger, which then finds the claims connection in place: no claim runs between.
             space.reconcile(opened, () -> claims = forClaims);
+            space.waits().rejoined();
             LOG.info("joined the team at {} as machine {}", settings.url().shown(), settings.machine());
         } catch (SQLException | RuntimeException e) {
             closeQuietly(opened);
@@ -205,8 +207,18 @@ final class TeamLink implements AutoCloseable {
                 }
                 // The log is read when another machine announced a change, and now and then in case a notification
                 // was lost (one sent while this connection was being made): an idle team sends almost nothing.
-                if ((heard != null && heard.length > 0) || System.nanoTime() - eventsReadNanos > EVENTS_AT_LEAST_EVERY.toNanos()) {
+                boolean announced = heard != null && heard.length > 0;
+                boolean due = System.nanoTime() - eventsReadNanos > EVENTS_AT_LEAST_EVERY.toNanos();
+                if (announced || due) {
                     readEvents(connection);
+                }
+                // The team's wait-for graph is read when a machine's waits changed (this one's included), when a claim or
+                // a release may have closed or broken a cycle while anyone waits, and now and then.
+                boolean waitsChanged = announced && Arrays.stream(heard)
+                        .anyMatch(n -> TeamDatabase.WAITS_CHANGED.equals(n.getParameter()));
+                TeamWaitGraph waits = space.waits();
+                if (waits.share(connection) | waitsChanged || due || (announced && waits.anyInTeam())) {
+                    waits.read(connection);
                 }
             } catch (SQLException | RuntimeException e) {
                 if (running) {

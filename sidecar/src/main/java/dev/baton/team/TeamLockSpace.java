@@ -1,5 +1,7 @@
 package dev.baton.team;
 
+import dev.baton.deadlock.Deadlocks;
+import dev.baton.deadlock.WaitSharing;
 import dev.baton.git.FileHistory;
 import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
@@ -53,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Messages and the steps of negotiations with sessions of other machines travel as events of the same log.
  */
-public final class TeamLockSpace implements SharedLockSpace, MessageRelay, NegotiationRelay, AutoCloseable {
+public final class TeamLockSpace implements SharedLockSpace, MessageRelay, NegotiationRelay, WaitSharing, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TeamLockSpace.class);
     private static final int CLAIM_ATTEMPTS = 5;
@@ -78,6 +80,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     private final Map<String, Boolean> toldUnreachable = new ConcurrentHashMap<>();
     private final TeamLink link;
     private final StatementCounts counts = new StatementCounts();
+    private final TeamWaitGraph waits;
     private volatile Ledger ledger;
     private volatile Negotiations negotiations;
 
@@ -98,6 +101,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         this.settings = settings;
         this.keys = new RepositoryKeys(settings.perBranch());
         this.clock = clock;
+        this.waits = new TeamWaitGraph(settings.machine(), keys, counts, this::heldByTeamName);
         this.link = new TeamLink(settings, this, counts, position);
     }
 
@@ -344,6 +348,24 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         toldUnreachable.keySet().forEach(id -> tell(id, "Baton: the team database answers again; every file is checked"
                 + " across machines as before."));
         toldUnreachable.clear();
+    }
+
+    /** Shares this machine's waits with the team from now on, and hands {@code deadlocks} the team's edges. */
+    @Override
+    public void shareWaitsOf(Deadlocks deadlocks) {
+        waits.attach(ledger, deadlocks);
+    }
+
+    /** The team's wait-for graph, as this machine shares and reads it. */
+    TeamWaitGraph waits() {
+        return waits;
+    }
+
+    /** The files this machine has claimed, by their team names. */
+    private Map<SharedPath, String> heldByTeamName() {
+        Map<SharedPath, String> held = new java.util.HashMap<>();
+        claimed.forEach((file, claim) -> held.put(claim.path(), file));
+        return held;
     }
 
     /** The claims this machine holds in the database, as it knows them. */
@@ -647,7 +669,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     private static ClaimingSession describe(Session session) {
         return new ClaimingSession(session.familyId(), agentOf(session),
                 session.name(), session.plan() == null ? null : session.plan().summary(),
-                session.process() == null ? null : session.process().pid(), session.cwd());
+                session.process() == null ? null : session.process().pid(), session.cwd(), session.startedAt());
     }
 
     private Holder holder(RemoteHold hold, String note) {

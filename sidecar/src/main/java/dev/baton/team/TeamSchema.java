@@ -28,12 +28,20 @@ final class TeamSchema {
                     CREATE TABLE IF NOT EXISTS baton_team_sessions (
                       machine text NOT NULL, session text NOT NULL, agent text, name text, plan text, pid bigint, cwd text,
                       seen_at timestamptz NOT NULL, PRIMARY KEY (machine, session))""");
+            // The start each machine recorded for its session: every machine chooses the same victim of a deadlock by it.
+            statement.execute("ALTER TABLE baton_team_sessions ADD COLUMN IF NOT EXISTS started_at timestamptz");
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_claims (
                       repository text NOT NULL, path text NOT NULL, machine text NOT NULL, session text NOT NULL,
                       fence bigint NOT NULL, since timestamptz NOT NULL, PRIMARY KEY (repository, path))""");
             statement.execute("CREATE INDEX IF NOT EXISTS baton_team_claims_by_machine ON baton_team_claims (machine)");
             statement.execute("CREATE SEQUENCE IF NOT EXISTS baton_team_fences");
+            // Each machine's waits for files of shared repositories (waiting acquires, negotiations, denied edits): with
+            // the claims, the team's wait-for graph.
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_waits (
+                      machine text NOT NULL, session text NOT NULL, repository text NOT NULL, path text NOT NULL,
+                      PRIMARY KEY (machine, session, repository, path))""");
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_repositories (
                       repository text PRIMARY KEY, root_commit text NOT NULL, machine text NOT NULL,

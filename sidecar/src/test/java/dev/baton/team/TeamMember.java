@@ -8,16 +8,21 @@ import dev.baton.server.SidecarAdapters;
 import dev.baton.server.SidecarOptions;
 import dev.baton.support.SidecarProcess;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One machine of a team in a test: a real sidecar on port 0 with a BATON_HOME of its own, joined to the team
@@ -25,6 +30,8 @@ import java.util.Map;
  * as agents' hooks do.
  */
 final class TeamMember implements AutoCloseable {
+
+    private static final Path HOOK = Path.of("..", "hook-scripts", "baton-hook").toAbsolutePath().normalize();
 
     record Reply(int status, JsonNode body) {
         boolean acquired() {
@@ -90,7 +97,9 @@ final class TeamMember implements AutoCloseable {
         BatonHome home = new BatonHome(dir.resolve(machine + "-home"));
         SidecarOptions options = SidecarOptions.defaults(home, 0).withSweepEvery(Duration.ofHours(1))
                 .inTeam(TeamSettings.fromEnvironment(env).orElseThrow());
-        Sidecar sidecar = Sidecar.start(options, SidecarAdapters::of);
+        // The modules read the same settings (BATON_DEADLOCK_POLICY, …) as a sidecar started with them in its environment.
+        Sidecar sidecar = Sidecar.start(options, baton -> SidecarAdapters.routes(baton,
+                SidecarAdapters.Modules.install(baton, env)));
         TeamMember member = new TeamMember(sidecar, null, sidecar.port(), home.readToken().orElseThrow(), clone);
         member.home = home.dir();
         return member;
@@ -186,6 +195,48 @@ final class TeamMember implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** What the real hook script printed for one call. */
+    record HookRun(int exit, String out, String err) {
+    }
+
+    /** Claude Code's PreToolUse for an Edit of {@code file} in this clone, through the real hook script. */
+    HookRun edit(String session, String file) throws IOException, InterruptedException {
+        return hook(session, "PreToolUse", "claude-pretooluse-edit.json", file);
+    }
+
+    /** Claude Code's {@code event} (its payload {@code sample}) for {@code session}, through the real hook script. */
+    HookRun hook(String session, String event, String sample, String file) throws IOException, InterruptedException {
+        String payload;
+        try (InputStream in = TeamMember.class.getResourceAsStream("/hook-samples/" + sample)) {
+            payload = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01", session)
+                    .replace("/home/dev/shop/src/main/java/shop/Cart.java", file == null ? "" : file(file))
+                    .replace("/home/dev/shop", clone.toString());
+        }
+        Path out = Files.createTempFile(home.getParent(), "hook-out", ".json");
+        Path err = Files.createTempFile(home.getParent(), "hook-err", ".txt");
+        ProcessBuilder builder = new ProcessBuilder(List.of(HOOK.toString(), "claude", event))
+                .directory(clone.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+        List.of("CLAUDE_FILE_LOCK", "BATON", "BATON_FAIL_OPEN", "BATON_BIN", "XDG_STATE_HOME")
+                .forEach(builder.environment()::remove);
+        builder.environment().put("BATON_HOME", home.toString());
+        builder.environment().put("BATON_HOOK_TIMEOUT", "45");
+        Process hook = builder.start();
+        try (OutputStream stdin = hook.getOutputStream()) {
+            stdin.write(payload.getBytes(StandardCharsets.UTF_8));
+        }
+        if (!hook.waitFor(90, TimeUnit.SECONDS)) {
+            hook.destroyForcibly();
+            throw new AssertionError("the hook did not finish");
+        }
+        try {
+            return new HookRun(hook.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
         }
     }
 
