@@ -190,7 +190,6 @@ class TeamNegotiationTest {
         assertThat(negotiation(one, id).path("status").asText())
                 .isEqualTo("pending");
         assertThat(negotiation(two, id).path("status").asText()).isEqualTo("pending");
-        assertThat(two.get("/v1/deadlocks").status()).as("the wait-for graph stays this machine's").isLessThan(300);
     }
 
     private String ask() {

@@ -51,9 +51,16 @@ public record WaitGraph(List<Node> nodes, List<Edge> edges) {
         Set<String> victims = new HashSet<>();
         for (DeadlockInfo deadlock : board.deadlocks()) {
             List<String> cycle = deadlock.sessions();
+            boolean fileByEdge = deadlock.files() != null && deadlock.files().size() == cycle.size();
             for (int i = 0; i < cycle.size(); i++) {
-                cycleEdges.add(cycle.get(i) + "\u0000" + cycle.get((i + 1) % cycle.size()));
+                String edge = cycle.get(i) + "\u0000" + cycle.get((i + 1) % cycle.size());
+                cycleEdges.add(edge);
                 ids.add(cycle.get(i));
+                // A cycle through other machines has edges this sidecar holds no wait for: drawn from the report.
+                Set<String> files = filesByEdge.computeIfAbsent(edge, k -> new TreeSet<>());
+                if (files.isEmpty() && fileByEdge) {
+                    files.add(board.shownPath(deadlock.files().get(i), cycle.get((i + 1) % cycle.size())));
+                }
             }
             inDeadlock.addAll(cycle);
             if (deadlock.victim() != null) {

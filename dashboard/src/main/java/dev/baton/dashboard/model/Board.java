@@ -249,6 +249,11 @@ public final class Board {
         if (session != null && session.name() != null && !session.name().isBlank()) {
             return session.name();
         }
+        int slash = sessionId.indexOf('/');
+        if (session == null && slash > 0) {
+            // A session of another machine of a team, as the sidecar names it in a deadlock: MACHINE/SESSION.
+            return shortId(sessionId.substring(slash + 1)) + " on " + sessionId.substring(0, slash);
+        }
         return shortId(sessionId);
     }
 

@@ -51,4 +51,20 @@ class WaitGraphTest {
         assertThat(graph.edges()).hasSize(3).allMatch(WaitGraph.Edge::deadlock);
         assertThat(graph.nodes()).filteredOn(WaitGraph.Node::victim).extracting(WaitGraph.Node::id).containsExactly(C);
     }
+
+    @Test
+    void aCycleThroughAnotherMachineIsDrawnFromItsReportWithTheOtherMachinesSessionNamed() {
+        String remote = "machine-two/bbbbbbbb-9";
+        String deadlock = "{\"id\":\"d2\",\"sessions\":[\"" + A + "\",\"" + remote + "\"],\"files\":[\"" + REPO
+                + "/y\",\"" + REPO + "/x\"],\"victim\":\"" + remote + "\",\"detected_at\":\"2025-01-01T10:00:00Z\"}";
+        Board board = board("", deadlock);
+
+        WaitGraph graph = WaitGraph.of(board);
+
+        assertThat(graph.edges()).allMatch(WaitGraph.Edge::deadlock).extracting(WaitGraph.Edge::from, WaitGraph.Edge::to)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(A, remote), org.assertj.core.groups.Tuple.tuple(remote, A));
+        assertThat(graph.edges().get(0).files()).hasSize(1).allMatch(file -> file.endsWith("y"));
+        assertThat(graph.nodes()).filteredOn(WaitGraph.Node::victim).extracting(WaitGraph.Node::label)
+                .containsExactly("bbbbbbbb on machine-two");
+    }
 }
