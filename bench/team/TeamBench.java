@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Team mode against one machine alone, in the same run: (1) the real hook's PreToolUse for a new lock and for a
  * re-entrant edit, against a team sidecar and a local one, alternating round by round; (2) the statements a sidecar
  * sends per edit and per lease interval, with 0 and 1,000 files held; (3) acquire/release pairs per second over HTTP
- * with 1, 2 and 4 sidecars of one team, against as many local sidecars. Prints medians and ratios.
+ * with 1, 2 and 4 sidecars of one team, against as many local sidecars; (4) how long a deadlock through two machines
+ * takes to be reported on both, against one inside one machine. Prints medians and ratios.
  */
 public class TeamBench {
 
@@ -56,6 +57,12 @@ public class TeamBench {
             hookCalls(dir, url, origin, rounds, calls);
             statements(dir, url, origin);
             pairs(dir, url, origin, seconds);
+            // A database of its own: the sidecars above left claims behind until their leases run out.
+            try (java.sql.Connection admin = database.getPostgresDatabase().getConnection();
+                 java.sql.Statement create = admin.createStatement()) {
+                create.execute("CREATE DATABASE bench_deadlocks");
+            }
+            deadlocks(dir, "postgresql://postgres@127.0.0.1:" + database.getPort() + "/bench_deadlocks", origin, rounds * 2);
         }
     }
 
@@ -192,6 +199,72 @@ public class TeamBench {
         finished.await();
         members.forEach(member -> member.sidecar().close());
         return done.get() / (double) seconds;
+    }
+
+    // --- (4) a deadlock through two machines ------------------------------------------------------------------------
+
+    private static void deadlocks(Path dir, String url, Path origin, int rounds) throws Exception {
+        Member one = start(dir, "deadlock-one", url, origin, Map.of());
+        Member two = start(dir, "deadlock-two", url, origin, Map.of());
+        List<Long> across = new ArrayList<>();
+        List<Long> within = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            across.add(cycle(one, two, "x" + round));
+            within.add(cycle(one, one, "w" + round));
+        }
+        System.out.println();
+        System.out.printf("(4) a deadlock of two sessions reported on every sidecar involved, from the request that"
+                + " closes it, %d rounds%n", rounds);
+        System.out.printf("  across two sidecars: median %.1f ms   within one: median %.1f ms%n",
+                ms(median(across)), ms(median(within)));
+        one.sidecar().close();
+        two.sidecar().close();
+    }
+
+    /** Two sessions each holding a file and asking for the other's; nanoseconds until both sidecars report the cycle. */
+    private static long cycle(Member first, Member second, String tag) throws Exception {
+        String a = tag + "-a";
+        String b = tag + "-b";
+        String keyA = register(first, a);
+        String keyB = register(second, b);
+        String fileA = "deadlock/" + tag + "A.java";
+        String fileB = "deadlock/" + tag + "B.java";
+        post(first, "/v1/locks/acquire", Map.of("session_id", a, "files", List.of(first.tree().resolve(fileA).toString())), keyA);
+        post(second, "/v1/locks/acquire", Map.of("session_id", b, "files", List.of(second.tree().resolve(fileB).toString())), keyB);
+        until(() -> first == second || (known(first) && known(second)));
+        post(first, "/v1/negotiations", Map.of("session_id", a, "file", first.tree().resolve(fileB).toString(), "reason", "bench"), keyA);
+        long start = System.nanoTime();
+        post(second, "/v1/negotiations", Map.of("session_id", b, "file", second.tree().resolve(fileA).toString(), "reason", "bench"), keyB);
+        until(() -> deadlocked(first) && deadlocked(second));
+        long took = System.nanoTime() - start;
+        send(first, HttpRequest.newBuilder(URI.create(first.base() + "/v1/sessions/" + a)).DELETE(), keyA);
+        send(second, HttpRequest.newBuilder(URI.create(second.base() + "/v1/sessions/" + b)).DELETE(), keyB);
+        until(() -> !deadlocked(first) && !deadlocked(second) && (first == second || !(known(first) || known(second))));
+        // the next round starts from a team with nothing held and no deadlock
+        return took;
+    }
+
+    private static boolean known(Member member) throws Exception {
+        return get(member, "/v1/team").path("team").path("known_elsewhere").asInt() > 0;
+    }
+
+    private static boolean deadlocked(Member member) throws Exception {
+        return get(member, "/v1/deadlocks").path("deadlocks").size() > 0;
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls every millisecond, for at most 30 s. */
+    private static void until(Check check) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not reached within 30 s: " + check);
+            }
+            Thread.sleep(1); // a poll's pause, bounded by the deadline above
+        }
     }
 
     // --- parts -----------------------------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ final class DeadlockDetector {
     /** Compares the cycles in the graph now with the open deadlocks: new ones are detected, gone ones resolved. */
     void detect(Transaction tx, Cause cause) {
         World world = tx.world();
-        Map<String, Map<String, SortedSet<String>>> edges = withTeam(graph.edges(world));
+        Map<String, Map<String, SortedSet<String>>> edges = withTeam(graph.edges(world), world);
         CycleFinder.Cycles found = edges.isEmpty() ? new CycleFinder.Cycles(List.of(), true)
                 : CycleFinder.find(edges, CYCLE_LIMIT);
         Map<String, Cycle> current = new LinkedHashMap<>();
@@ -93,17 +93,43 @@ final class DeadlockDetector {
         }
     }
 
-    /** The local graph's edges and the team's, in one graph (the team's never join two sessions of this machine). */
-    private Map<String, Map<String, SortedSet<String>>> withTeam(Map<String, Map<String, SortedSet<String>>> local) {
+    /**
+     * The local graph's edges and the team's, in one graph (the team's never join two sessions of this machine). A team
+     * edge's end on this machine is checked against this machine's state now: the database is read a moment after a
+     * change here, and a wait that ended or a file given back here must not keep or close a cycle meanwhile.
+     */
+    private Map<String, Map<String, SortedSet<String>>> withTeam(Map<String, Map<String, SortedSet<String>>> local,
+                                                                 World world) {
         if (team.edges().isEmpty()) {
             return local;
         }
         Map<String, Map<String, SortedSet<String>>> all = new TreeMap<>(local);
-        team.edges().forEach((waiter, holders) -> holders.forEach((holder, files) -> all
-                .computeIfAbsent(waiter, w -> new TreeMap<>())
-                .computeIfAbsent(holder, h -> new TreeSet<>())
-                .addAll(files)));
+        team.edges().forEach((waiter, holders) -> holders.forEach((holder, files) -> {
+            for (String file : files) {
+                if (isHere(waiter) ? waits(world, waiter, file) : !isHere(holder) || holds(world, holder, file)) {
+                    all.computeIfAbsent(waiter, w -> new TreeMap<>()).computeIfAbsent(holder, h -> new TreeSet<>()).add(file);
+                }
+            }
+        }));
         return all;
+    }
+
+    private boolean isHere(String node) {
+        TeamWaits.Member member = team.members().get(node);
+        return member != null && member.machine().equals(team.machine());
+    }
+
+    /** Whether a session of {@code family} (this machine's session, or one of its subagents) still waits for the file. */
+    private boolean waits(World world, String family, String file) {
+        return graph.all().stream().anyMatch(wait -> wait.file().equals(file) && familyOf(world, wait.waiter()).equals(family));
+    }
+
+    private static boolean holds(World world, String family, String file) {
+        return world.find(LockRows.FILES, file).map(lock -> familyOf(world, lock.sessionId()).equals(family)).orElse(false);
+    }
+
+    private static String familyOf(World world, String session) {
+        return world.find(SessionRows.SESSIONS, session).map(Session::familyId).orElse(session);
     }
 
     /**

@@ -129,12 +129,73 @@ class TeamDeadlockTest {
         assertThat(two.acquire("bob-session", bob, "src/Util.java").acquired()).as("now alice's").isFalse();
     }
 
+    @Test
+    void endingTheSessionsOfADeadlockThroughTwoMachinesEndsItOnBothAndFreesTheirFiles() {
+        TeamMember one = uncheckedMember("machine-one");
+        TeamMember two = uncheckedMember("machine-two");
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        assertThat(two.acquire("bob-session", bob, "src/Util.java").acquired()).isTrue();
+        await().atMost(WITHIN).until(() -> knownElsewhere(one) == 1 && knownElsewhere(two) == 1);
+        ask(one, "alice-session", alice, "src/Util.java");
+        ask(two, "bob-session", bob, "src/App.java");
+        awaitDeadlock(one);
+        awaitDeadlock(two);
+
+        assertThat(one.delete("/v1/sessions/alice-session", alice).status()).isEqualTo(200);
+        assertThat(two.delete("/v1/sessions/bob-session", bob).status()).isEqualTo(200);
+
+        await().atMost(WITHIN).untilAsserted(() -> {
+            assertThat(one.get("/v1/deadlocks").body().path("deadlocks")).as("machine one").isEmpty();
+            assertThat(two.get("/v1/deadlocks").body().path("deadlocks")).as("machine two").isEmpty();
+            assertThat(knownElsewhere(one)).as("files known held elsewhere, machine one").isZero();
+            assertThat(knownElsewhere(two)).as("files known held elsewhere, machine two").isZero();
+        });
+    }
+
+    @Test
+    void aDeadlockThroughAMachineWhoseSidecarWasKilledEndsWhenItsLeaseRunsOut() throws Exception {
+        Map<String, String> shortLease = Map.of("BATON_TEAM_TTL", "3");
+        TeamMember one = member("machine-one", shortLease);
+        TeamMember two = join(TeamMember::joinAsProcess, "machine-two", shortLease);
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        assertThat(two.acquire("bob-session", bob, "src/Util.java").acquired()).isTrue();
+        await().atMost(WITHIN).until(() -> knownElsewhere(one) == 1 && knownElsewhere(two) == 1);
+        ask(one, "alice-session", alice, "src/Util.java");
+        ask(two, "bob-session", bob, "src/App.java");
+        awaitDeadlock(one);
+
+        two.process().kill();
+
+        await().atMost(WITHIN).until(() -> one.get("/v1/deadlocks").body().path("deadlocks").isEmpty());
+        await().atMost(WITHIN).until(() -> one.acquire("alice-session", alice, "src/Util.java").acquired());
+    }
+
+    private TeamMember uncheckedMember(String machine) {
+        try {
+            return member(machine, Map.of());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private TeamMember member(String machine, Map<String, String> settings) throws IOException {
+        return join(TeamMember::join, machine, settings);
+    }
+
+    private interface Joining {
+        TeamMember join(Path dir, String url, String machine, Path clone, Map<String, String> settings) throws IOException;
+    }
+
+    private TeamMember join(Joining how, String machine, Map<String, String> settings) throws IOException {
         if (machines.isEmpty()) {
             url = TeamPostgres.newDatabase();
             origin = TestRepo.create(dir.resolve("origin"), "src/App.java", "src/Cart.java", "src/Util.java");
         }
-        TeamMember member = TeamMember.join(dir, url, machine,
+        TeamMember member = how.join(dir, url, machine,
                 TeamMember.cloneOf(origin, "https://github.com/acme/shop", dir, machine), settings);
         machines.add(member);
         return member;
