@@ -222,7 +222,8 @@ final class TeamDatabase {
 
     static List<TeamEvent> eventsAfter(Connection connection, long seq, int limit) throws SQLException {
         try (PreparedStatement events = connection.prepareStatement("""
-                SELECT seq, at, machine, kind, repository, path, session, fence, detail, body FROM baton_team_events
+                SELECT seq, at, machine, kind, repository, path, session, fence, detail, body,
+                  coalesce(agent, CASE WHEN kind = 'message' THEN path END) FROM baton_team_events
                 WHERE seq > ? ORDER BY seq LIMIT ?""")) {
             events.setLong(1, seq);
             events.setInt(2, limit);
@@ -232,7 +233,8 @@ final class TeamDatabase {
                     Object fence = row.getObject(8);
                     found.add(new TeamEvent(row.getLong(1), row.getTimestamp(2).toInstant(), row.getString(3),
                             row.getString(4), new SharedPath(row.getString(5), row.getString(6)), row.getString(7),
-                            fence == null ? null : ((Number) fence).longValue(), row.getString(9), row.getString(10)));
+                            fence == null ? null : ((Number) fence).longValue(), row.getString(9), row.getString(10),
+                            row.getString(11)));
                 }
             }
             return found;
@@ -409,7 +411,7 @@ final class TeamDatabase {
         try (PreparedStatement message = connection.prepareStatement("""
                 WITH numbered AS (
                   UPDATE baton_team_event_counter SET seq = seq + 1 RETURNING seq, pg_notify('baton_team', seq::text))
-                INSERT INTO baton_team_events (seq, at, machine, kind, session, detail, body, path)
+                INSERT INTO baton_team_events (seq, at, machine, kind, session, detail, body, agent)
                 SELECT numbered.seq, now(), ?, 'message', ?, ?, ?, ? FROM numbered""")) {
             message.setString(1, machine);
             message.setString(2, sender);

@@ -484,7 +484,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 List<String> readers = everyone && ledger != null
                         ? ledger.read(world -> world.rows(SessionRows.SESSIONS).stream().map(Session::id).toList())
                         : addressedHere(event).stream().toList();
-                String agent = event.file().path() == null ? "" : event.file().path() + " ";
+                String agent = event.agent() == null ? "" : event.agent() + " ";
                 readers.forEach(session -> tell(session, "Message from " + agent + "session " + event.session()
                         + " on machine " + event.machine() + (everyone ? " to everyone" : "") + ": " + event.body()
                         + " (answer with `baton msg send " + event.session() + " \"…\"`)"));

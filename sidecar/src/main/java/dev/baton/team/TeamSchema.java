@@ -55,6 +55,7 @@ final class TeamSchema {
                     CREATE TABLE IF NOT EXISTS baton_team_events (
                       seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,
                       repository text, path text, session text, fence bigint, detail text, body text)""");
+            statement.execute("ALTER TABLE baton_team_events ADD COLUMN IF NOT EXISTS agent text");
             // Event numbers come from one row updated in the writing statement: its row lock orders the commits, so a
             // reader that has seen number N has seen every number below it (a sequence would let a later number commit first).
             statement.execute("""

@@ -213,6 +213,27 @@ class TeamLockingTest {
     }
 
     @Test
+    void aMessageAnEarlierVersionWroteWithItsSendersAgentInThePathStillNamesTheAgent() throws Exception {
+        one.register("alice-session");
+        await().atMost(Duration.ofSeconds(30)).until(() -> one.get("/v1/team").body().path("team").path("connected").asBoolean());
+
+        TeamPostgres.execute(url, """
+                WITH numbered AS (
+                  UPDATE baton_team_event_counter SET seq = seq + 1 RETURNING seq, pg_notify('baton_team', seq::text))
+                INSERT INTO baton_team_events (seq, at, machine, kind, session, detail, body, path)
+                SELECT numbered.seq, now(), 'machine-old', 'message', 'erin-session', 'machine-one/alice-session',
+                  'still on the old version', 'gemini-cli' FROM numbered""");
+
+        java.util.List<String> heard = new java.util.ArrayList<>();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            heard.addAll(one.sidecar().baton().notices().takeNotices("alice-session"));
+            assertThat(heard).anySatisfy(notice -> assertThat(notice)
+                    .contains("Message from gemini-cli session erin-session on machine machine-old")
+                    .contains("still on the old version"));
+        });
+    }
+
+    @Test
     void aBroadcastReachesTheSessionsOfEveryMachineAtTheirNextHookCall() {
         one.register("alice-session");
         one.register("carol-session");
