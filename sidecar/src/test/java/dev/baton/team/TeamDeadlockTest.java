@@ -114,14 +114,9 @@ class TeamDeadlockTest {
         Map<String, String> autoRelease = Map.of("BATON_DEADLOCK_POLICY", "auto-release");
         TeamMember one = member("machine-one", autoRelease);
         TeamMember two = member("machine-two", autoRelease);
-        String alice = one.register("alice-session");
-        String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
-        assertThat(two.acquire("bob-session", bob, "src/Util.java").acquired()).isTrue();
-        await().atMost(WITHIN).until(() -> knownElsewhere(one) == 1 && knownElsewhere(two) == 1);
-
-        ask(one, "alice-session", alice, "src/Util.java");
-        ask(two, "bob-session", bob, "src/App.java");
+        Keys keys = aliceAndBobAskForEachOthersFile(one, two);
+        String alice = keys.alice();
+        String bob = keys.bob();
 
         await().atMost(WITHIN).until(() -> one.acquire("alice-session", alice, "src/Util.java").acquired());
         assertThat(one.acquire("alice-session", alice, "src/App.java").body().path("results").get(0)
@@ -133,13 +128,9 @@ class TeamDeadlockTest {
     void endingTheSessionsOfADeadlockThroughTwoMachinesEndsItOnBothAndFreesTheirFiles() {
         TeamMember one = uncheckedMember("machine-one");
         TeamMember two = uncheckedMember("machine-two");
-        String alice = one.register("alice-session");
-        String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
-        assertThat(two.acquire("bob-session", bob, "src/Util.java").acquired()).isTrue();
-        await().atMost(WITHIN).until(() -> knownElsewhere(one) == 1 && knownElsewhere(two) == 1);
-        ask(one, "alice-session", alice, "src/Util.java");
-        ask(two, "bob-session", bob, "src/App.java");
+        Keys keys = aliceAndBobAskForEachOthersFile(one, two);
+        String alice = keys.alice();
+        String bob = keys.bob();
         awaitDeadlock(one);
         awaitDeadlock(two);
 
@@ -159,6 +150,21 @@ class TeamDeadlockTest {
         Map<String, String> shortLease = Map.of("BATON_TEAM_TTL", "3");
         TeamMember one = member("machine-one", shortLease);
         TeamMember two = join(TeamMember::joinAsProcess, "machine-two", shortLease);
+        Keys keys = aliceAndBobAskForEachOthersFile(one, two);
+        String alice = keys.alice();
+        awaitDeadlock(one);
+
+        two.process().kill();
+
+        await().atMost(WITHIN).until(() -> one.get("/v1/deadlocks").body().path("deadlocks").isEmpty());
+        await().atMost(WITHIN).until(() -> one.acquire("alice-session", alice, "src/Util.java").acquired());
+    }
+
+    private record Keys(String alice, String bob) {
+    }
+
+    /** Alice on machine one holds App.java and asks for Util.java, which Bob holds on machine two and who asks for hers. */
+    private static Keys aliceAndBobAskForEachOthersFile(TeamMember one, TeamMember two) {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
         assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
@@ -166,12 +172,7 @@ class TeamDeadlockTest {
         await().atMost(WITHIN).until(() -> knownElsewhere(one) == 1 && knownElsewhere(two) == 1);
         ask(one, "alice-session", alice, "src/Util.java");
         ask(two, "bob-session", bob, "src/App.java");
-        awaitDeadlock(one);
-
-        two.process().kill();
-
-        await().atMost(WITHIN).until(() -> one.get("/v1/deadlocks").body().path("deadlocks").isEmpty());
-        await().atMost(WITHIN).until(() -> one.acquire("alice-session", alice, "src/Util.java").acquired());
+        return new Keys(alice, bob);
     }
 
     private TeamMember uncheckedMember(String machine) {

@@ -31,14 +31,7 @@ class TeamClaudeIT {
         try (EmbeddedPostgres database = EmbeddedPostgres.builder().start();
              Machine one = new Machine(root.resolve("one"));
              Machine two = new Machine(root.resolve("two"))) {
-            String url = "postgresql://postgres@127.0.0.1:" + database.getPort() + "/postgres";
-            for (Machine machine : List.of(one, two)) {
-                machine.run(machine.repo, List.of("git", "remote", "add", "origin", ORIGIN));
-                machine.set("BATON_TEAM_URL", url);
-                machine.install("--claude");
-            }
-            one.set("BATON_TEAM_MACHINE", "laptop-one");
-            two.set("BATON_TEAM_MACHINE", "desktop-two");
+            joinTeam(database, one, two);
             try (FakeModel holderModel = new FakeModel(List.of(
                     Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(one, "Shared.txt"), "content", "one\n")),
                     Step.say("Written.")));
@@ -68,48 +61,56 @@ class TeamClaudeIT {
         try (EmbeddedPostgres database = EmbeddedPostgres.builder().start();
              Machine one = new Machine(root.resolve("one"));
              Machine two = new Machine(root.resolve("two"))) {
-            String url = "postgresql://postgres@127.0.0.1:" + database.getPort() + "/postgres";
-            for (Machine machine : List.of(one, two)) {
-                machine.run(machine.repo, List.of("git", "remote", "add", "origin", ORIGIN));
-                machine.set("BATON_TEAM_URL", url);
-                machine.install("--claude");
-            }
-            one.set("BATON_TEAM_MACHINE", "laptop-one");
-            two.set("BATON_TEAM_MACHINE", "desktop-two");
+            joinTeam(database, one, two);
             try (FakeModel olderModel = new FakeModel(List.of(
                     Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(one, "Cart.txt"), "content", "one\n")),
                     Step.say("Cart written."),
                     Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(one, "Util.txt"), "content", "one\n")),
                     Step.say("Util is held.")));
-                 Claude older = new Claude(one, olderModel);
-                 FakeModel youngerModel = new FakeModel(List.of(
-                         Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(two, "Util.txt"), "content", "two\n")),
-                         Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(two, "Cart.txt"), "content", "two\n")),
-                         Step.say("Cart is held."),
-                         Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(two, "Util.txt"), "content", "two again\n")),
-                         Step.say("Noted.")));
-                 Claude younger = new Claude(two, youngerModel)) {
+                 Claude older = new Claude(one, olderModel)) {
+                // The younger session starts once the older one has written: which one is younger is then certain.
                 older.prompt("Write Cart.txt.");
-                younger.prompt("Write Util.txt, then Cart.txt.");
-                older.prompt("Now write Util.txt.");
+                try (FakeModel youngerModel = new FakeModel(List.of(
+                        Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(two, "Util.txt"), "content", "two\n")),
+                        Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(two, "Cart.txt"), "content", "two\n")),
+                        Step.say("Cart is held."),
+                        Step.call("Write", Map.of("file_path", ClaudeCodeIT.path(two, "Util.txt"), "content", "two again\n")),
+                        Step.say("Noted.")));
+                     Claude younger = new Claude(two, youngerModel)) {
+                    younger.prompt("Write Util.txt, then Cart.txt.");
+                    older.prompt("Now write Util.txt.");
 
-                String olderSession = older.sessionId();
-                String youngerSession = younger.sessionId();
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
-                        .until(() -> two.baton("deadlocks").contains("victim: " + youngerSession)
-                                && one.baton("deadlocks").contains("victim: desktop-two/" + youngerSession));
-                assertThat(one.baton("deadlocks")).contains(olderSession + " → desktop-two/" + youngerSession);
+                    String olderSession = older.sessionId();
+                    String youngerSession = younger.sessionId();
+                    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() -> {
+                        assertThat(two.baton("deadlocks")).contains("victim: " + youngerSession);
+                        assertThat(one.baton("deadlocks")).contains("victim: desktop-two/" + youngerSession)
+                                .contains(olderSession + " → desktop-two/" + youngerSession);
+                    });
 
-                younger.prompt("Go on with Util.txt.");
+                    younger.prompt("Go on with Util.txt.");
 
-                assertThat(youngerModel.everythingSent()).as(() -> ClaudeCodeIT.story(two, younger))
-                        .contains("Baton found a deadlock").contains("You are the youngest session in it")
-                        .contains("release Util.txt").contains("on machine laptop-one");
-                assertThat(olderModel.everythingSent()).as("the older one is not asked to give way")
-                        .doesNotContain("You are the youngest session in it");
-                assertThat(one.read("Util.txt")).isNull();
-                assertThat(two.read("Cart.txt")).isNull();
+                    assertThat(youngerModel.everythingSent()).as(() -> ClaudeCodeIT.story(two, younger))
+                            .contains("Baton found a deadlock").contains("You are the youngest session in it")
+                            .contains("release Util.txt").contains("on machine laptop-one");
+                    assertThat(olderModel.everythingSent()).as("the older one is not asked to give way")
+                            .doesNotContain("You are the youngest session in it");
+                    assertThat(one.read("Util.txt")).isNull();
+                    assertThat(two.read("Cart.txt")).isNull();
+                }
             }
         }
+    }
+
+    /** Clones of one origin, each machine in the team under its own name, Claude Code's hooks installed on both. */
+    private static void joinTeam(EmbeddedPostgres database, Machine one, Machine two) {
+        String url = "postgresql://postgres@127.0.0.1:" + database.getPort() + "/postgres";
+        for (Machine machine : List.of(one, two)) {
+            machine.run(machine.repo, List.of("git", "remote", "add", "origin", ORIGIN));
+            machine.set("BATON_TEAM_URL", url);
+            machine.install("--claude");
+        }
+        one.set("BATON_TEAM_MACHINE", "laptop-one");
+        two.set("BATON_TEAM_MACHINE", "desktop-two");
     }
 }
