@@ -54,10 +54,6 @@ final class DeadlockDetector {
         return open.values();
     }
 
-    TeamWaits team() {
-        return team;
-    }
-
     /** Takes the team's edges as the database says them now; false when they are those known already. */
     boolean team(Transaction tx, TeamWaits now) {
         TeamWaits before = team;
