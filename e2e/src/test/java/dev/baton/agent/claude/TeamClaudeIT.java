@@ -104,6 +104,10 @@ class TeamClaudeIT {
 
     /** Clones of one origin, each machine in the team under its own name, Claude Code's hooks installed on both. */
     private static void joinTeam(EmbeddedPostgres database, Machine one, Machine two) {
+        // One history on both, as clones have: two repositories made a second apart start at different root commits,
+        // and the team then keeps them apart as two projects behind one name.
+        two.run(two.repo, List.of("git", "fetch", "-q", one.repo.toString(), "main"));
+        two.run(two.repo, List.of("git", "reset", "-q", "--hard", "FETCH_HEAD"));
         String url = "postgresql://postgres@127.0.0.1:" + database.getPort() + "/postgres";
         for (Machine machine : List.of(one, two)) {
             machine.run(machine.repo, List.of("git", "remote", "add", "origin", ORIGIN));
