@@ -50,10 +50,8 @@ class TeamWaitsTest {
     @Test
     void theVictimIsThisMachinesSessionWhenItStartedLaterAndIsToldAtItsNextHookCall() {
         try (TestSidecar baton = TestSidecar.in(dir).env(Map.of()).start()) {
-            String alice = baton.register("alice");
-            baton.acquire(alice, baton.file("A.java"), 0);
+            String alice = aliceHoldsAAndIsDeniedB(baton);
             Deadlocks deadlocks = baton.modules().deadlocks();
-            deadlocks.editDenied(alice, baton.file("B.java"));
 
             deadlocks.teamWaits(crossing(baton, alice, LATE, EARLY));
 
@@ -67,10 +65,8 @@ class TeamWaitsTest {
     @Test
     void sessionsThatStartedAtOnceAreOrderedByMachineThenSessionSoEveryMachineChoosesTheSame() {
         try (TestSidecar baton = TestSidecar.in(dir).env(Map.of()).start()) {
-            String alice = baton.register("alice");
-            baton.acquire(alice, baton.file("A.java"), 0);
+            String alice = aliceHoldsAAndIsDeniedB(baton);
             Deadlocks deadlocks = baton.modules().deadlocks();
-            deadlocks.editDenied(alice, baton.file("B.java"));
 
             deadlocks.teamWaits(crossing(baton, alice, EARLY, EARLY));
 
@@ -103,6 +99,14 @@ class TeamWaitsTest {
             baton.acquire(carol, a, 0);
             assertThat(deadlocks.deadlocks()).as("alice's wait ended with her session").isEmpty();
         }
+    }
+
+    /** Registers alice, who holds A.java and was just denied an edit of B.java (another machine's file). */
+    private static String aliceHoldsAAndIsDeniedB(TestSidecar baton) {
+        String alice = baton.register("alice");
+        baton.acquire(alice, baton.file("A.java"), 0);
+        baton.modules().deadlocks().editDenied(alice, baton.file("B.java"));
+        return alice;
     }
 
     /**
