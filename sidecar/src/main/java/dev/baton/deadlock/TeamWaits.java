@@ -1,5 +1,6 @@
 package dev.baton.deadlock;
 
+import dev.baton.session.SessionAddress;
 import java.time.Instant;
 import java.util.Map;
 import java.util.SortedSet;
@@ -28,6 +29,6 @@ public record TeamWaits(String machine, Map<String, Map<String, SortedSet<String
 
     /** The node name of a session of {@code machine}, seen from {@code here}. */
     public static String node(String here, String machine, String session) {
-        return machine.equals(here) ? session : machine + "/" + session;
+        return machine.equals(here) ? session : SessionAddress.of(machine, session);
     }
 }

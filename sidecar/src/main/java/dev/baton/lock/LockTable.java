@@ -3,6 +3,7 @@ package dev.baton.lock;
 import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.Staleness;
 import dev.baton.session.Session;
+import dev.baton.session.SessionAddress;
 import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.Ledger;
@@ -179,7 +180,7 @@ public final class LockTable {
         if (firstTry) {
             attempt.blocked.forEach((file, lock) -> tx.audit("deny", session.id(), file, null, lock.sessionId()));
             attempt.elsewhere.forEach((file, holder) -> tx.audit("deny", session.id(), file, null,
-                    holder.machine() == null ? holder.session() : holder.machine() + "/" + holder.session()));
+                    holder.machine() == null ? holder.session() : SessionAddress.of(holder.machine(), holder.session())));
         }
         attempt.blocked.forEach((file, lock) -> attempt.holders.put(file, holderView(world, lock)));
         attempt.holders.putAll(attempt.elsewhere);

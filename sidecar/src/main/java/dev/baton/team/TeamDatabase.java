@@ -1,5 +1,7 @@
 package dev.baton.team;
 
+import dev.baton.deadlock.TeamWaits;
+import dev.baton.session.SessionAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -8,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
-import dev.baton.deadlock.TeamWaits;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -214,7 +215,7 @@ final class TeamDatabase {
             conflict.setString(3, file.path());
             conflict.setString(4, session);
             conflict.setLong(5, other.fence());
-            conflict.setString(6, other.machine() + "/" + other.session());
+            conflict.setString(6, SessionAddress.of(other.machine(), other.session()));
             conflict.setString(7, cause);
             conflict.executeUpdate();
         }
@@ -398,7 +399,7 @@ final class TeamDatabase {
                 if (!row.next()) {
                     return null;
                 }
-                String found = row.getString(1) + "/" + row.getString(2);
+                String found = SessionAddress.of(row.getString(1), row.getString(2));
                 boolean exact = row.getString(2).equals(to);
                 return exact || !row.next() ? found : null;
             }

@@ -19,13 +19,14 @@ import dev.baton.negotiation.Negotiations;
 import dev.baton.negotiation.RemoteRequest;
 import dev.baton.negotiation.Urgency;
 import dev.baton.session.Session;
+import dev.baton.session.SessionAddress;
 import dev.baton.session.SessionChange;
 import dev.baton.session.SessionRows;
 import dev.baton.state.BatonException;
 import dev.baton.state.ErrorCode;
 import dev.baton.state.Ledger;
-import java.sql.Connection;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -495,9 +496,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
 
     /** The session of this machine an event is addressed to ({@code detail} is {@code MACHINE/SESSION}), if it is. */
     private Optional<String> addressedHere(TeamEvent event) {
-        String prefix = settings.machine() + "/";
-        return event.detail() != null && event.detail().startsWith(prefix)
-                ? Optional.of(event.detail().substring(prefix.length())) : Optional.empty();
+        return SessionAddress.sessionOn(settings.machine(), event.detail());
     }
 
     /**
@@ -593,7 +592,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
 
     private void send(String sender, String machine, String session, SharedPath file, NegotiationStep step) {
         writeEvent("negotiation " + step.id() + " to machine " + machine, connection ->
-                TeamDatabase.negotiation(connection, settings.machine(), sender, machine + "/" + session, file, step.json()));
+                TeamDatabase.negotiation(connection, settings.machine(), sender, SessionAddress.of(machine, session), file, step.json()));
     }
 
     /** An event this machine writes for another on the claims connection, as {@link #writeEvent} runs it. */
