@@ -217,7 +217,8 @@ final class TeamLink implements AutoCloseable {
                 boolean waitsChanged = announced && Arrays.stream(heard)
                         .anyMatch(n -> TeamDatabase.WAITS_CHANGED.equals(n.getParameter()));
                 TeamWaitGraph waits = space.waits();
-                if (waits.share(connection) | waitsChanged || due || (announced && waits.anyInTeam())) {
+                boolean shared = waits.share(connection);
+                if (shared || waitsChanged || due || (announced && waits.anyInTeam())) {
                     waits.read(connection);
                 }
             } catch (SQLException | RuntimeException e) {
