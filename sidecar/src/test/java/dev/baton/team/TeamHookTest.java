@@ -20,12 +20,7 @@ class TeamHookTest {
 
     @AfterEach
     void leave() {
-        if (one != null) {
-            one.close();
-        }
-        if (two != null) {
-            two.close();
-        }
+        TeamMember.closeAll(one, two);
     }
 
     @Test

@@ -37,12 +37,7 @@ class TeamLockingTest {
 
     @AfterEach
     void leave() {
-        if (one != null) {
-            one.close();
-        }
-        if (two != null) {
-            two.close();
-        }
+        TeamMember.closeAll(one, two);
     }
 
     @Test

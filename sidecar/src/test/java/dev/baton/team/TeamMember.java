@@ -240,6 +240,15 @@ final class TeamMember implements AutoCloseable {
         }
     }
 
+    /** Closes each of {@code machines} that was started (a set-up may have stopped before the rest). */
+    static void closeAll(TeamMember... machines) {
+        for (TeamMember machine : machines) {
+            if (machine != null) {
+                machine.close();
+            }
+        }
+    }
+
     @Override
     public void close() {
         if (sidecar != null) {

@@ -53,12 +53,7 @@ class TeamNegotiationTest {
 
     @AfterEach
     void leave() {
-        if (one != null) {
-            one.close();
-        }
-        if (two != null) {
-            two.close();
-        }
+        TeamMember.closeAll(one, two);
     }
 
     @Test

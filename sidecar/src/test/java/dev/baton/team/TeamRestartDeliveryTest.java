@@ -27,12 +27,7 @@ class TeamRestartDeliveryTest {
 
     @AfterEach
     void leave() {
-        if (one != null) {
-            one.close();
-        }
-        if (two != null) {
-            two.close();
-        }
+        TeamMember.closeAll(one, two);
     }
 
     @Test

@@ -42,12 +42,7 @@ class TeamStaleBaseTest {
 
     @AfterEach
     void leave() {
-        if (one != null) {
-            one.close();
-        }
-        if (two != null) {
-            two.close();
-        }
+        TeamMember.closeAll(one, two);
     }
 
     @Test
