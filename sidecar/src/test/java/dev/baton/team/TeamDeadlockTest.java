@@ -146,6 +146,36 @@ class TeamDeadlockTest {
     }
 
     @Test
+    void waitRowsWrittenIntoTheDatabaseByHandMakeNoSessionOfThisMachineADeadlockMemberUnlessItReallyWaits()
+            throws Exception {
+        TeamMember one = member("machine-one", Map.of("BATON_DEADLOCK_POLICY", "auto-release"));
+        TeamMember two = member("machine-two", Map.of());
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        assertThat(two.acquire("bob-session", bob, "src/Util.java").acquired()).isTrue();
+        await().atMost(WITHIN).until(() -> knownElsewhere(one) == 1 && knownElsewhere(two) == 1);
+
+        // Someone with the database's credentials forges both halves of a cycle: alice (who waits for nothing) and bob.
+        TeamPostgres.execute(url, """
+                INSERT INTO baton_team_waits (machine, session, repository, path) VALUES
+                  ('machine-one', 'alice-session', 'origin:github.com/acme/shop', 'src/Util.java'),
+                  ('machine-two', 'bob-session', 'origin:github.com/acme/shop', 'src/App.java')""");
+        TeamPostgres.execute(url, "NOTIFY baton_team, 'waits'");
+        // Bob really waits for App.java: machine two shares it, and machine one reads the graph again.
+        ask(two, "bob-session", bob, "src/App.java");
+        await().atMost(WITHIN).until(() -> TeamPostgres.count(url,
+                "SELECT count(*) FROM baton_team_waits WHERE machine = 'machine-two'") == 1);
+        long reads = one.get("/v1/team").body().path("team").path("statements").path("wait_reads").asLong();
+        await().atMost(WITHIN).until(() ->
+                one.get("/v1/team").body().path("team").path("statements").path("wait_reads").asLong() > reads + 1);
+
+        assertThat(one.get("/v1/deadlocks").body().path("deadlocks")).as("alice waits for nothing here").isEmpty();
+        assertThat(one.acquire("alice-session", alice, "src/App.java").body().path("results").get(0)
+                .path("reentrant").asBoolean()).as("nothing of alice's was freed").isTrue();
+    }
+
+    @Test
     void aDeadlockThroughAMachineWhoseSidecarWasKilledEndsWhenItsLeaseRunsOut() throws Exception {
         Map<String, String> shortLease = Map.of("BATON_TEAM_TTL", "3");
         TeamMember one = member("machine-one", shortLease);
