@@ -49,6 +49,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -56,6 +58,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PR_CAP_AMBIENT
@@ -108,8 +111,6 @@ static void appendf(Text *text, const char *format, ...) {
 /* --- The command, the shell it runs in, and the files to protect --- */
 
 static char **shell;        /* the program and its arguments, NULL-terminated */
-static char **files;        /* the files to make read-only */
-static size_t file_count;
 static char run[128] = "-"; /* the run whose end the sidecar wants reported, or "-" */
 static Text note;           /* Baton's words for the agent after a failure */
 static char home[4096];
@@ -383,52 +384,46 @@ static void on_alarm(int signal) {
     (void) signal; /* only interrupts the exchange's system call */
 }
 
-/* An answer of the sidecar: the status, the header in lower case, the body. */
+/* An answer of the sidecar: the status, the header in lower case (to find names) and as sent (for values), the body. */
 typedef struct {
     int status;
-    Text head, body;
+    Text head, sent, body;
 } Answer;
 
 /*
- * One HTTP/1.0 exchange with the sidecar, bounded by BATON_HOOK_TIMEOUT from its start: 1 with the answer, or 0 when
- * there is no sidecar to talk to or it did not answer in time.
+ * Opens a connection to this BATON_HOME's live sidecar and sends one HTTP/1.0 request: the socket, or -1 when there
+ * is no sidecar to talk to. The caller bounds the wait (an alarm, or its poll).
  */
-static int exchange(const char *target, const char *body, size_t body_length, Answer *answer) {
+static int send_request(const char *target, const char *body, size_t body_length) {
     char path[4200], endpoint[128], token[1024];
     snprintf(path, sizeof path, "%s/endpoint", home);
     first_line(path, endpoint, sizeof endpoint);
     const char *prefix = "127.0.0.1:";
     if (strncmp(endpoint, prefix, strlen(prefix)) != 0) {
-        return 0;
+        return -1;
     }
     const char *digits = endpoint + strlen(prefix);
     if (!all_digits(digits) || strlen(digits) > 5) {
-        return 0;
+        return -1;
     }
     unsigned port = (unsigned) atoi(digits);
     if (!sidecar_is_ours(port)) {
-        return 0;
+        return -1;
     }
     snprintf(path, sizeof path, "%s/token", home);
     if (!*first_line(path, token, sizeof token)) {
-        return 0;
+        return -1;
     }
-    Text request = {0}, reply = {0};
+    Text request = {0};
     appendf(&request, "POST %s HTTP/1.0\r\nAuthorization: Bearer %s\r\nContent-Length: %zu\r\n\r\n", target, token,
             body_length);
     append(&request, body, body_length);
-
-    /* The alarm interrupts whichever call is waiting when the budget is spent (no SA_RESTART). */
-    struct sigaction alarm_action = {0}, before;
-    alarm_action.sa_handler = on_alarm;
-    sigaction(SIGALRM, &alarm_action, &before);
-    alarm(budget);
-    int whole = 0;
     int sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_in address = {0};
     address.sin_family = AF_INET;
     address.sin_port = htons((unsigned short) port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int sent_all = 0;
     if (sock >= 0 && connect(sock, (struct sockaddr *) &address, sizeof address) == 0) {
         size_t sent = 0;
         while (sent < request.length) {
@@ -439,46 +434,52 @@ static int exchange(const char *target, const char *body, size_t body_length, An
             }
             sent += (size_t) n;
         }
-        if (sent == request.length) {
-            char chunk[65536];
-            for (;;) {
-                ssize_t n = read(sock, chunk, sizeof chunk);
-                if (n < 0) {
-                    break;
-                }
-                if (n == 0) {
-                    whole = 1;
-                    break;
-                }
-                append(&reply, chunk, (size_t) n);
-                if (reply.length >= ANSWER_LIMIT) {
-                    whole = 1;
-                    break;
-                }
-            }
-        }
-    }
-    alarm(0);
-    sigaction(SIGALRM, &before, NULL);
-    if (sock >= 0) {
-        close(sock);
+        sent_all = sent == request.length;
     }
     free(request.text);
-    char *split = whole && reply.text ? strstr(reply.text, "\r\n\r\n") : NULL;
+    if (!sent_all) {
+        if (sock >= 0) {
+            close(sock);
+        }
+        return -1;
+    }
+    return sock;
+}
+
+/* Reads what the sidecar sends until it closes: 1 when the answer came whole (or reached the limit). */
+static int read_reply(int sock, Text *reply) {
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(sock, chunk, sizeof chunk);
+        if (n < 0) {
+            return 0;
+        }
+        if (n == 0) {
+            return 1;
+        }
+        append(reply, chunk, (size_t) n);
+        if (reply->length >= ANSWER_LIMIT) {
+            return 1;
+        }
+    }
+}
+
+/* Splits a whole reply into status, header (lower case) and body: 1, or 0 for a reply that is not HTTP. */
+static int parse_reply(Text *reply, Answer *answer) {
+    char *split = reply->text ? strstr(reply->text, "\r\n\r\n") : NULL;
     if (!split) {
-        free(reply.text);
         return 0;
     }
     memset(answer, 0, sizeof *answer);
-    append(&answer->head, reply.text, (size_t) (split - reply.text));
+    append(&answer->head, reply->text, (size_t) (split - reply->text));
+    append(&answer->sent, reply->text, (size_t) (split - reply->text));
     for (size_t i = 0; i < answer->head.length; i++) {
         answer->head.text[i] = (char) tolower((unsigned char) answer->head.text[i]);
     }
     const char *rest = split + 4;
-    size_t rest_length = reply.length - (size_t) (rest - reply.text);
+    size_t rest_length = reply->length - (size_t) (rest - reply->text);
     int status = 0;
     if (sscanf(answer->head.text, "http/1.%*1[01] %3d", &status) != 1 || status < 100) {
-        free(reply.text);
         return 0;
     }
     answer->status = status;
@@ -486,14 +487,35 @@ static int exchange(const char *target, const char *body, size_t body_length, An
     if (length_header) {
         size_t declared = strtoul(length_header + strlen("\ncontent-length:"), NULL, 10);
         if (rest_length < declared) {
-            free(reply.text);
             return 0;
         }
         rest_length = declared;
     }
     append(&answer->body, rest, rest_length);
-    free(reply.text);
     return 1;
+}
+
+/*
+ * One HTTP/1.0 exchange with the sidecar, bounded by BATON_HOOK_TIMEOUT from its start: 1 with the answer, or 0 when
+ * there is no sidecar to talk to or it did not answer in time.
+ */
+static int exchange(const char *target, const char *body, size_t body_length, Answer *answer) {
+    /* The alarm interrupts whichever call is waiting when the budget is spent (no SA_RESTART). */
+    struct sigaction alarm_action = {0}, before;
+    alarm_action.sa_handler = on_alarm;
+    sigaction(SIGALRM, &alarm_action, &before);
+    alarm(budget);
+    Text reply = {0};
+    int sock = send_request(target, body, body_length);
+    int whole = sock >= 0 && read_reply(sock, &reply);
+    alarm(0);
+    sigaction(SIGALRM, &before, NULL);
+    if (sock >= 0) {
+        close(sock);
+    }
+    int parsed = whole && parse_reply(&reply, answer);
+    free(reply.text);
+    return parsed;
 }
 
 /* The value of a header of the answer made of the characters allowed, or NULL. */
@@ -504,7 +526,7 @@ static char *header(const Answer *answer, const char *name, const char *allowed,
     if (!found) {
         return NULL;
     }
-    found += strlen(wanted);
+    found = answer->sent.text + (found - answer->head.text) + strlen(wanted);
     found += strspn(found, " ");
     size_t length = strspn(found, allowed);
     if (length == 0 || length >= size) {
@@ -514,9 +536,82 @@ static char *header(const Answer *answer, const char *name, const char *allowed,
     return value;
 }
 
+/* What the sidecar asks to be protected: the files to make read-only, the directories to pin, and its version. */
+typedef struct {
+    char **files;
+    size_t file_count;
+    char **pins;
+    size_t pin_count;
+    char version[128];
+} Plan;
+
+static Plan plan;
+static char ticket[8192] = ""; /* the sidecar's name of this command's watch, "" when none */
+
+/* The next line of *at as a string of its own (NULL at the end), moving *at past it. */
+static char *take_line(const char **at) {
+    if (!**at) {
+        return NULL;
+    }
+    const char *end = strchr(*at, '\n');
+    size_t length = end ? (size_t) (end - *at) : strlen(*at);
+    char *line = strndup(*at, length);
+    *at += length + (end ? 1 : 0);
+    return line;
+}
+
 /*
- * Asks which files to make read-only for the command: sets files, run and note from the answer. A sidecar that
- * cannot be reached, or refuses, leaves the command to run as it is.
+ * Reads a plan from an answer of the guard or the watch: headers X-Baton-Files: N, X-Baton-Pins: M and
+ * X-Baton-Version, a body of the N files, then the M directories, one per line. Returns where the rest of the body
+ * (Baton's words) begins.
+ */
+static const char *read_plan(const Answer *answer, Plan *into) {
+    char count_text[16] = "0", pin_text[16] = "0";
+    header(answer, "x-baton-files", "0123456789", count_text, sizeof count_text);
+    header(answer, "x-baton-pins", "0123456789", pin_text, sizeof pin_text);
+    into->version[0] = '\0';
+    header(answer, "x-baton-version", "0123456789abcdef", into->version, sizeof into->version);
+    const char *said = answer->body.text ? answer->body.text : "";
+    size_t lines = 1;
+    for (const char *at = said; (at = strchr(at, '\n')); at++) {
+        lines++;
+    }
+    size_t files_wanted = strtoul(count_text, NULL, 10), pins_wanted = strtoul(pin_text, NULL, 10);
+    if (files_wanted > lines) {
+        files_wanted = lines; /* never more entries than the body has lines */
+    }
+    if (pins_wanted > lines - files_wanted) {
+        pins_wanted = lines - files_wanted;
+    }
+    into->files = calloc(files_wanted + 1, sizeof *into->files);
+    into->pins = calloc(pins_wanted + 1, sizeof *into->pins);
+    into->file_count = into->pin_count = 0;
+    const char *at = said;
+    char *line;
+    while (into->file_count < files_wanted && (line = take_line(&at))) {
+        into->files[into->file_count++] = line;
+    }
+    while (into->pin_count < pins_wanted && (line = take_line(&at))) {
+        into->pins[into->pin_count++] = line;
+    }
+    return at;
+}
+
+static void free_plan(Plan *old) {
+    for (size_t i = 0; i < old->file_count; i++) {
+        free(old->files[i]);
+    }
+    for (size_t i = 0; i < old->pin_count; i++) {
+        free(old->pins[i]);
+    }
+    free(old->files);
+    free(old->pins);
+    memset(old, 0, sizeof *old);
+}
+
+/*
+ * Asks which files to make read-only for the command: sets plan, ticket, run and note from the answer. A sidecar
+ * that cannot be reached, or refuses, leaves the command to run as it is.
  */
 static void ask_sidecar(const char *command) {
     const char *call = getenv("CLAUDE_CODE_TOOL_USE_ID");
@@ -550,37 +645,22 @@ static void ask_sidecar(const char *command) {
                 answer.status, said);
         run_as_is();
     }
-    char guard[32] = "none", count_text[16] = "0", run_id[128];
+    char guard[32] = "none", run_id[128];
     header(&answer, "x-baton-guard", "abcdefghijklmnopqrstuvwxyz", guard, sizeof guard);
     if (header(&answer, "x-baton-run", "abcdefghijklmnopqrstuvwxyz0123456789-", run_id, sizeof run_id)) {
         snprintf(run, sizeof run, "%s", run_id);
     }
-    header(&answer, "x-baton-files", "0123456789", count_text, sizeof count_text);
-    size_t count = strtoul(count_text, NULL, 10), lines = 1;
-    for (const char *at = said; (at = strchr(at, '\n')); at++) {
-        lines++;
-    }
-    if (count > lines) {
-        count = lines; /* never more files than the body has lines */
-    }
-    files = calloc(count + 1, sizeof *files);
-    const char *line = said;
-    while (file_count < count && *line) {
-        const char *end = strchr(line, '\n');
-        size_t length = end ? (size_t) (end - line) : strlen(line);
-        files[file_count++] = strndup(line, length);
-        line += length + (end ? 1 : 0);
-        if (!end) {
-            break;
-        }
-    }
-    append(&note, line, strlen(line));
+    header(&answer, "x-baton-watch", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=", ticket,
+            sizeof ticket);
+    const char *words_at = read_plan(&answer, &plan);
+    append(&note, words_at, strlen(words_at));
     while (note.length > 0 && note.text[note.length - 1] == '\n') {
         note.text[--note.length] = '\0';
     }
     if (strcmp(guard, "unwrapped") == 0) {
         fprintf(stderr, "%s\n", note.text ? note.text : "");
-        file_count = 0;
+        free_plan(&plan);
+        ticket[0] = '\0';
     }
 }
 
@@ -619,6 +699,45 @@ static const char *enter_namespaces(char *why, size_t size) {
 }
 
 /*
+ * The mount API of Linux 5.12 (open_tree, mount_setattr, move_mount) through syscall(2): older C libraries have no
+ * wrappers. A mount made this way is read-only before it is attached, so the copy that propagates into the command's
+ * namespace is read-only from its first moment (a bind remounted read-only afterwards would propagate writable).
+ */
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#define BATON_OPEN_TREE_CLONE 1
+#define BATON_AT_RECURSIVE 0x8000
+#define BATON_MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define BATON_MOUNT_ATTR_RDONLY 0x00000001
+
+struct baton_mount_attr {
+    unsigned long long attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* Attaches a copy of PATH (with what is mounted below it) over PATH, read-only or not: 0, or -1 with errno. */
+static int bind_over(const char *path, int read_only) {
+    int tree = (int) syscall(SYS_open_tree, AT_FDCWD, path, BATON_OPEN_TREE_CLONE | O_CLOEXEC | BATON_AT_RECURSIVE);
+    if (tree < 0) {
+        return -1;
+    }
+    struct baton_mount_attr attributes = {0};
+    attributes.attr_set = BATON_MOUNT_ATTR_RDONLY;
+    int failed = (read_only && syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attributes, sizeof attributes) != 0)
+            || syscall(SYS_move_mount, tree, "", AT_FDCWD, path, BATON_MOVE_MOUNT_F_EMPTY_PATH) != 0;
+    int saved = errno;
+    close(tree);
+    errno = saved;
+    return failed ? -1 : 0;
+}
+
+/*
  * The mount flags a bind of the file must keep when it is made read-only: a namespace inherits its parent's nosuid,
  * nodev, noexec and atime flags locked, and a remount that drops one is refused (statvfs f_flag ST_* -> MS_*).
  */
@@ -635,97 +754,437 @@ static unsigned long kept_flags(const char *file) {
     return kept;
 }
 
-/*
- * Binds each file read-only over itself, locks the binds and drops every capability: "" (the files it could not
- * bind named in *failed, counted in *unprotected) or why none is protected.
- */
-static const char *protect(char *why, size_t size, Text *failed, size_t *unprotected) {
-    if (*enter_namespaces(why, size)) {
-        return why;
+/* A read-only bind of PATH over itself: with the mount API, else with bind and remount (kernels before 5.12). */
+static int bind_read_only(const char *path) {
+    if (bind_over(path, 1) == 0) {
+        return 0;
     }
-    for (size_t i = 0; i < file_count; i++) {
-        struct stat about;
-        if (stat(files[i], &about) != 0) {
-            continue; /* held before it exists: nothing to bind yet (the check after the command sees it) */
-        }
-        unsigned long flags = kept_flags(files[i]);
-        if (mount(files[i], files[i], "none", MS_BIND, NULL) != 0
-                || mount("none", files[i], "none", MS_BIND | MS_REMOUNT | MS_RDONLY | flags, NULL) != 0) {
-            appendf(failed, "%s%s (%s)", failed->length ? ", " : "", files[i], strerror(errno));
-            (*unprotected)++;
-        }
+    if (errno != ENOSYS) {
+        return -1;
     }
-    /* Lock the binds: a namespace below this one inherits them locked (and read-only for good). */
-    char locked[256];
-    if (*enter_namespaces(locked, sizeof locked)) {
-        snprintf(why, size, "could not lock the read-only files (%s)", locked);
-        return why;
+    unsigned long flags = kept_flags(path);
+    if (mount(path, path, "none", MS_BIND, NULL) != 0
+            || mount("none", path, "none", MS_BIND | MS_REMOUNT | MS_RDONLY | flags, NULL) != 0) {
+        return -1;
     }
-    for (int cap = 0; cap < 64; cap++) {
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && cap > 40) {
-            break; /* past the kernel's last capability */
-        }
-    }
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-    /* capset(2) with _LINUX_CAPABILITY_VERSION_3 and empty sets; libc has no wrapper of its own. */
-    unsigned int capability_header[2] = {0x20080522, 0}, capability_data[6] = {0};
-    syscall(SYS_capset, capability_header, capability_data);
-    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    why[0] = '\0';
-    return why;
+    return 0;
 }
 
-/* --- The command, as this process's child --- */
+/* --- The binder: keeps the command's read-only set in step with the lock table --- */
+
+/*
+ * What the binder has done to one path: a file bound read-only (its inode then), or a directory pinned (a mount
+ * point: no process of the command can rename or remove it).
+ */
+typedef struct {
+    char *path;
+    int wanted, bound, pin;
+    dev_t device;
+    ino_t inode;
+    int watch; /* the inotify watch of its directory, -1 for none */
+} Entry;
+
+static Entry *entries;
+static size_t entry_count, entry_capacity;
+static int notify_fd = -1;
+static int nested_limited;  /* whether this namespace may make no more user namespaces */
+static int can_bind;        /* whether the namespaces were made: binds are possible */
+static Text rebound;        /* files bound again since the last watch request, one per line */
+
+static Entry *entry(const char *path, int pin) {
+    for (size_t i = 0; i < entry_count; i++) {
+        if (entries[i].pin == pin && strcmp(entries[i].path, path) == 0) {
+            return &entries[i];
+        }
+    }
+    if (entry_count == entry_capacity) {
+        entry_capacity = entry_capacity ? entry_capacity * 2 : 64;
+        entries = realloc(entries, entry_capacity * sizeof *entries);
+        if (!entries) {
+            _exit(127);
+        }
+    }
+    Entry *made = &entries[entry_count++];
+    memset(made, 0, sizeof *made);
+    made->path = strdup(path);
+    made->pin = pin;
+    made->watch = -1;
+    return made;
+}
+
+/*
+ * No user namespace below the command's from now on (the limit counts the command's own, which exists): one made
+ * in it would hold every capability over its own mounts, and could unmount a bind that arrives later. Set once the
+ * first file is protected, so commands that make namespaces of their own (a browser's sandbox) run while nothing is.
+ */
+static void limit_nested(void) {
+    if (nested_limited) {
+        return;
+    }
+    int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        nested_limited = write(fd, "1", 1) == 1;
+        close(fd);
+    }
+}
+
+static void watch_directory_of(Entry *file) {
+    if (notify_fd < 0 || file->watch >= 0) {
+        return;
+    }
+    char *dir = strdup(file->path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        file->watch = inotify_add_watch(notify_fd, dir, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
+    }
+    free(dir);
+}
+
+/* Binds a wanted file read-only when it exists and is not bound on its present inode: 1 when it bound it now. */
+static int bind_file(Entry *file, Text *failed) {
+    struct stat about;
+    if (!file->wanted || lstat(file->path, &about) != 0) {
+        return 0; /* held before it exists: bound when it appears */
+    }
+    if (file->bound && about.st_dev == file->device && about.st_ino == file->inode) {
+        return 0;
+    }
+    limit_nested();
+    if (bind_read_only(file->path) != 0) {
+        if (failed) {
+            appendf(failed, "%s%s (%s)", failed->length ? ", " : "", file->path, strerror(errno));
+        }
+        return 0;
+    }
+    file->bound = 1;
+    file->device = about.st_dev;
+    file->inode = about.st_ino;
+    return 1;
+}
+
+/*
+ * Brings the binds to a plan: directories pinned first (a pin copies what is below it, binds included), then every
+ * wanted file bound, and every file no longer wanted unbound. Pins stay for the namespace's life: taking one away
+ * would show what it covered. Returns how many wanted files are bound.
+ */
+static size_t apply(const Plan *wanted, Text *failed) {
+    if (!can_bind) {
+        return 0;
+    }
+    for (size_t i = 0; i < wanted->pin_count; i++) {
+        Entry *pin = entry(wanted->pins[i], 1);
+        if (!pin->bound && bind_over(pin->path, 0) == 0) {
+            pin->bound = 1;
+        }
+    }
+    for (size_t i = 0; i < entry_count; i++) {
+        if (!entries[i].pin) {
+            entries[i].wanted = 0;
+        }
+    }
+    for (size_t i = 0; i < wanted->file_count; i++) {
+        entry(wanted->files[i], 0)->wanted = 1;
+    }
+    size_t bound = 0;
+    for (size_t i = 0; i < entry_count; i++) {
+        Entry *file = &entries[i];
+        if (file->pin) {
+            continue;
+        }
+        if (file->wanted) {
+            watch_directory_of(file);
+            bind_file(file, failed);
+            bound += file->bound;
+        } else if (file->bound) {
+            /* Lazily: a process of the command may have the file open. The unmount propagates into its namespace. */
+            umount2(file->path, MNT_DETACH);
+            file->bound = 0;
+        }
+    }
+    return bound;
+}
+
+/*
+ * A file appeared or was put in place in a watched directory (a holder saving by rename replaces the inode, and the
+ * kernel takes the bind of the old one away): the wanted files there are bound again on their new inode.
+ */
+static void on_directory_change(void) {
+    char events[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+    ssize_t length = read(notify_fd, events, sizeof events);
+    for (char *at = events; length > 0 && at < events + length;) {
+        struct inotify_event *event = (struct inotify_event *) at;
+        for (size_t i = 0; i < entry_count; i++) {
+            Entry *file = &entries[i];
+            if (!file->pin && file->wanted && file->watch == event->wd && bind_file(file, NULL)) {
+                appendf(&rebound, "%s\n", file->path);
+            }
+        }
+        at += sizeof *event + event->len;
+    }
+}
+
+/* The sidecar's connection for the next change of the plan: -1 while none is open. */
+static int watch_sock = -1;
+static Text watch_reply;
+static int retry_millis = 0;
+
+static void ask_for_changes(void) {
+    Text body = {0};
+    appendf(&body, "%s\n%s\n", ticket, plan.version);
+    append(&body, rebound.text ? rebound.text : "", rebound.length);
+    rebound.length = 0;
+    watch_sock = send_request("/v1/shell/watch", body.text, body.length);
+    free(body.text);
+    watch_reply.length = 0;
+    retry_millis = watch_sock < 0 ? (retry_millis ? (retry_millis * 2 > 5000 ? 5000 : retry_millis * 2) : 100) : 0;
+}
+
+/* The sidecar answered (or closed): a new plan is applied, and the next change asked for. */
+static void on_watch_answer(void) {
+    char chunk[65536];
+    ssize_t n = read(watch_sock, chunk, sizeof chunk);
+    if (n > 0) {
+        append(&watch_reply, chunk, (size_t) n);
+        if (watch_reply.length < ANSWER_LIMIT) {
+            return;
+        }
+    }
+    close(watch_sock);
+    watch_sock = -1;
+    Answer answer = {0};
+    int parsed = n == 0 && parse_reply(&watch_reply, &answer);
+    if (parsed && answer.status == 200) {
+        Plan next = {0};
+        read_plan(&answer, &next);
+        apply(&next, NULL);
+        free_plan(&plan);
+        plan = next;
+        retry_millis = 0;
+    } else if (parsed && answer.status >= 400 && answer.status < 500) {
+        ticket[0] = '\0'; /* the sidecar will not follow this command: the binds stay as they are */
+    } else {
+        retry_millis = 250;
+    }
+    free(answer.head.text);
+    free(answer.sent.text);
+    free(answer.body.text);
+}
+
+static int child_signals[2] = {-1, -1};
+
+static void on_child(int signal) {
+    (void) signal;
+    int saved = errno;
+    if (write(child_signals[1], "c", 1) < 0) {
+        /* the pipe is full: a wake-up is already pending */
+    }
+    errno = saved;
+}
+
+/* The command, in its own locked namespace below the binder's, without any capability. */
+static void run_command(int can_lock) {
+    if (can_lock) {
+        char why[256];
+        if (*enter_namespaces(why, sizeof why)) {
+            fprintf(stderr, "Baton could not lock the read-only files for this command (%s).\n", why);
+        }
+        for (int cap = 0; cap < 64; cap++) {
+            if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && cap > 40) {
+                break; /* past the kernel's last capability */
+            }
+        }
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        /* capset(2) with _LINUX_CAPABILITY_VERSION_3 and empty sets; libc has no wrapper of its own. */
+        unsigned int capability_header[2] = {0x20080522, 0}, capability_data[6] = {0};
+        syscall(SYS_capset, capability_header, capability_data);
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    }
+    signal(SIGCHLD, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    run_as_is();
+}
+
+/*
+ * The binder: makes the first user and mount namespace (its mounts shared, so what it binds later reaches the
+ * command's namespace below), binds the plan, starts the command in a second, locked namespace, tells the wrapper
+ * the command's pid and then its status (through report), and stays, without the agent's standard streams, for as
+ * long as anything the command started runs (it is their subreaper): it asks the sidecar for every change of the
+ * plan and binds or unbinds at once, and binds a held file again when its holder replaced it.
+ * It cannot be traced or read by the command's processes (not dumpable; they hold no capability over it).
+ */
+static void binder(int report) {
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    char why[512] = "";
+    can_bind = !*enter_namespaces(why, sizeof why);
+    if (can_bind && mount(NULL, "/", NULL, MS_REC | MS_SHARED, NULL) != 0) {
+        snprintf(why, sizeof why, "mount propagation: %s", strerror(errno));
+        can_bind = 0;
+    }
+    if (can_bind) {
+        notify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    }
+    Text failed = {0};
+    size_t bound = apply(&plan, &failed);
+    if (!can_bind && plan.file_count > 0) {
+        fprintf(stderr, "Baton could not make the files other sessions hold read-only for this command (%s); it runs"
+                " with Baton's checks before and after it only.\n", why);
+    } else if (failed.length) {
+        fprintf(stderr, "Baton could not make these held files read-only: %s\n", failed.text);
+    }
+    free(failed.text);
+    if (pipe2(child_signals, O_CLOEXEC | O_NONBLOCK) != 0) {
+        _exit(127);
+    }
+    struct sigaction on_exit_of_child = {0};
+    on_exit_of_child.sa_handler = on_child;
+    on_exit_of_child.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &on_exit_of_child, NULL);
+    pid_t command = fork();
+    if (command < 0) {
+        fprintf(stderr, "baton-shell: cannot start %s: %s\n", shell[0], strerror(errno));
+        _exit(127);
+    }
+    if (command == 0) {
+        close(report);
+        close(child_signals[0]);
+        close(child_signals[1]);
+        if (notify_fd >= 0) {
+            close(notify_fd);
+        }
+        run_command(can_bind);
+    }
+    int protected_files = (int) bound;
+    int started[2] = {(int) command, protected_files};
+    if (write(report, started, sizeof started) != sizeof started) {
+        /* the wrapper is gone: the command runs on all the same */
+    }
+    /* Signals meant for the command reach it through the wrapper; this process outlives a Ctrl-C of the command. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    int quiet = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (quiet >= 0) {
+        /* The agent reads the command's output until every holder of it closes it: this process holds none. */
+        dup2(quiet, 0);
+        dup2(quiet, 1);
+        dup2(quiet, 2);
+        close(quiet);
+    }
+    int watching = can_bind && *ticket, command_running = 1;
+    long long retry_at = 0; /* when to ask the sidecar again after a failed request (monotonic ms), 0: now */
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long millis = (long long) now.tv_sec * 1000 + now.tv_nsec / 1000000;
+        if (watching && *ticket && watch_sock < 0 && millis >= retry_at) {
+            ask_for_changes();
+            retry_at = millis + retry_millis;
+        }
+        struct pollfd watched[3];
+        int count = 0;
+        watched[count++] = (struct pollfd) {child_signals[0], POLLIN, 0};
+        if (notify_fd >= 0) {
+            watched[count++] = (struct pollfd) {notify_fd, POLLIN, 0};
+        }
+        if (watch_sock >= 0) {
+            watched[count++] = (struct pollfd) {watch_sock, POLLIN, 0};
+        }
+        int timeout = watching && *ticket && watch_sock < 0 ? (int) (retry_at > millis ? retry_at - millis : 0) : -1;
+        int ready = poll(watched, (nfds_t) count, timeout);
+        for (int i = 0; ready > 0 && i < count; i++) {
+            if (!watched[i].revents) {
+                continue;
+            }
+            if (watched[i].fd == child_signals[0]) {
+                char drained[64];
+                while (read(child_signals[0], drained, sizeof drained) > 0) {
+                }
+            } else if (watched[i].fd == notify_fd) {
+                on_directory_change();
+            } else if (watched[i].fd == watch_sock) {
+                on_watch_answer();
+                if (watch_sock < 0 && retry_millis) {
+                    retry_at = millis + retry_millis;
+                }
+            }
+        }
+        for (;;) {
+            int status;
+            pid_t ended = waitpid(-1, &status, WNOHANG);
+            if (ended < 0 && errno == ECHILD) {
+                _exit(0); /* nothing the command started runs any more */
+            }
+            if (ended <= 0) {
+                break;
+            }
+            if (ended == command && command_running) {
+                command_running = 0;
+                int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+                if (write(report, &code, sizeof code) != sizeof code) {
+                    /* the wrapper is gone */
+                }
+                close(report);
+            }
+        }
+    }
+}
+
+/* --- The wrapper: the agent's child, for as long as the command runs --- */
 
 static pid_t child;
 
 static void forward(int signal) {
-    kill(child, signal); /* signals meant for the command reach it; this process only waits and reports */
+    if (child > 0) {
+        kill(child, signal); /* signals meant for the command reach it; this process only waits and reports */
+    }
 }
 
 static int run_and_wait(void) {
-    int protected_files = 0;
-    if (file_count > 0) {
-        user = getuid();
-        group = getgid();
-        char why[512];
-        Text failed = {0};
-        size_t unprotected = 0;
-        if (*protect(why, sizeof why, &failed, &unprotected)) {
-            if (file_count == 1) {
-                fprintf(stderr, "Baton could not make the file another session holds read-only for this command (%s);"
-                        " it runs with Baton's checks before and after it only.\n", why);
-            } else {
-                fprintf(stderr, "Baton could not make the %zu files other sessions hold read-only for this command"
-                        " (%s); it runs with Baton's checks before and after it only.\n", file_count, why);
-            }
-        } else {
-            protected_files = (int) (file_count - unprotected);
-            if (failed.length) {
-                fprintf(stderr, "Baton could not make these held files read-only: %s\n", failed.text);
-            }
-        }
-        free(failed.text);
-    }
-    child = fork();
-    if (child < 0) {
+    user = getuid();
+    group = getgid();
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) {
         fprintf(stderr, "baton-shell: cannot start %s: %s\n", shell[0], strerror(errno));
         exit(127);
     }
-    if (child == 0) {
-        run_as_is();
+    fflush(stderr);
+    pid_t helper = fork();
+    if (helper < 0) {
+        fprintf(stderr, "baton-shell: cannot start %s: %s\n", shell[0], strerror(errno));
+        exit(127);
     }
+    if (helper == 0) {
+        close(report[0]);
+        binder(report[1]);
+    }
+    close(report[1]);
     int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
     struct sigaction forwarding = {0};
     forwarding.sa_handler = forward;
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         sigaction(signals[i], &forwarding, NULL);
     }
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    int started[2] = {0, 0}, exit_code = 127;
+    ssize_t got = 0;
+    while ((got = read(report[0], started, sizeof started)) < 0 && errno == EINTR) {
     }
-    int exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-    if (exit_code != 0 && protected_files > 0 && note.length > 0) {
+    if (got != sizeof started) {
+        fprintf(stderr, "baton-shell: could not start %s\n", shell[0]);
+        return 127;
+    }
+    child = started[0];
+    while ((got = read(report[0], &exit_code, sizeof exit_code)) < 0 && errno == EINTR) {
+    }
+    if (got != sizeof exit_code) {
+        exit_code = 127;
+    }
+    /* The binder goes on without this process; reaping it is whoever adopts it next. */
+    if (exit_code != 0 && started[1] > 0 && note.length > 0) {
         fprintf(stderr, "\n%s\n", note.text);
     }
     if (strcmp(run, "-") != 0) {
@@ -771,9 +1230,9 @@ int main(int argc, char **argv) {
          * asked (`baton doctor` tries the namespaces with it). It only takes rights away.
          */
         argc--, argv++;
-        files = calloc((size_t) argc + 1, sizeof *files);
+        plan.files = calloc((size_t) argc + 1, sizeof *plan.files);
         while (argc > 0 && strcmp(argv[0], "--") != 0) {
-            files[file_count++] = argv[0];
+            plan.files[plan.file_count++] = argv[0];
             argc--, argv++;
         }
         if (argc > 0) {
@@ -799,7 +1258,7 @@ int main(int argc, char **argv) {
         start_own_program(self, command);
     }
     ask_sidecar(command);
-    if (file_count == 0 && strcmp(run, "-") == 0) {
+    if (plan.file_count == 0 && plan.pin_count == 0 && !*ticket && strcmp(run, "-") == 0) {
         run_as_is();
     }
     return run_and_wait();

@@ -58,6 +58,15 @@ final class GitDir {
         }
     }
 
+    /** The repository's common git directory ({@code commondir}, for a linked worktree), or {@code gitDir} itself. */
+    static Path common(Path gitDir) {
+        try {
+            return commonDir(gitDir);
+        } catch (IOException e) {
+            return gitDir;
+        }
+    }
+
     /** A linked worktree's git directory keeps its refs in the main repository's ({@code commondir}). */
     private static Path commonDir(Path gitDir) throws IOException {
         Path pointer = gitDir.resolve("commondir");

@@ -5,10 +5,14 @@ import dev.baton.http.Bodies;
 import dev.baton.http.Callers;
 import dev.baton.session.ProcessIdentity;
 import dev.baton.shell.Enforcement;
+import dev.baton.shell.ShellWatch;
 import dev.baton.state.BatonException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -32,6 +36,9 @@ public final class HookRoutes {
     public static final String GUARD_HEADER = "X-Baton-Guard";
     public static final String RUN_HEADER = "X-Baton-Run";
     public static final String FILES_HEADER = "X-Baton-Files";
+    public static final String PINS_HEADER = "X-Baton-Pins";
+    public static final String VERSION_HEADER = "X-Baton-Version";
+    public static final String WATCH_HEADER = "X-Baton-Watch";
 
     private final HookService service;
 
@@ -50,6 +57,7 @@ public final class HookRoutes {
             config.post("/v1/hooks", routes::handle);
             config.post("/v1/shell/guard", routes::guard);
             config.post("/v1/shell/ended", routes::ended);
+            config.post("/v1/shell/watch", routes::watch);
         };
     }
 
@@ -57,9 +65,10 @@ public final class HookRoutes {
      * {@code POST /v1/shell/guard?pid=PID&ppid=PID[&call=ID]}, body: the directory the shell wrapper ({@code
      * baton-shell}) runs in, a newline, and the command it is about to run. The wrapper's process is the kernel's answer for the connection
      * ({@code pid} and {@code ppid} are hints of where to look); {@code call} is the agent's id of the tool call where
-     * its environment names one. The reply, made for bash like the hook's: headers {@code X-Baton-Guard: none|bind|
-     * unwrapped}, {@code X-Baton-Run: ID} ("-" when the wrapper need not report the end) and {@code X-Baton-Files: N};
-     * a body of the N files to make read-only, one per line, then the text to show (for bind, after a failure; for
+     * its environment names one. The reply, made for a small C client like the hook's: headers {@code X-Baton-Guard:
+     * none|bind|unwrapped}, {@code X-Baton-Run: ID} ("-" when the wrapper need not report the end), the plan ({@link
+     * #plan}), and {@code X-Baton-Watch: TICKET} when the wrapper is to follow the lock table while the command runs
+     * ({@code POST /v1/shell/watch}); after the plan's lines, the text to show (for bind, after a failure; for
      * unwrapped, before the command).
      */
     private void guard(Context ctx) {
@@ -72,16 +81,55 @@ public final class HookRoutes {
         String command = newline < 0 ? body : body.substring(newline + 1);
         ShellHook.Guarded guarded = service.guard(caller, ctx.queryParam("call"), command, cwd);
         Enforcement.Plan plan = guarded.plan();
-        StringBuilder reply = new StringBuilder();
-        plan.files().forEach(file -> reply.append(file).append('\n'));
+        StringBuilder reply = plan(ctx, plan);
         reply.append(plan.mode() == Enforcement.Mode.UNWRAPPED
                 ? "Baton runs this command without making the files other sessions hold read-only: " + plan.why()
                 + "; it checks the command before and after it ran."
                 : plan.note());
         ctx.header(GUARD_HEADER, plan.mode().name().toLowerCase(Locale.ROOT));
         ctx.header(RUN_HEADER, guarded.run().reportEnd() ? guarded.run().id() : "-");
-        ctx.header(FILES_HEADER, Integer.toString(plan.files().size()));
+        if (guarded.ticket() != null) {
+            ctx.header(WATCH_HEADER, guarded.ticket().encoded());
+        }
         text(ctx, reply.toString());
+    }
+
+    /**
+     * The one writer of a plan on the wire: headers {@code X-Baton-Files: N}, {@code X-Baton-Pins: M} and {@code
+     * X-Baton-Version: HEX}; the body's first N lines are the files to make read-only, the next M the directories to
+     * pin. Returns the body so far.
+     */
+    private static StringBuilder plan(Context ctx, Enforcement.Plan plan) {
+        StringBuilder reply = new StringBuilder();
+        plan.files().forEach(file -> reply.append(file).append('\n'));
+        plan.pins().forEach(pin -> reply.append(pin).append('\n'));
+        ctx.header(FILES_HEADER, Integer.toString(plan.files().size()));
+        ctx.header(PINS_HEADER, Integer.toString(plan.pins().size()));
+        ctx.header(VERSION_HEADER, plan.version());
+        return reply;
+    }
+
+    /**
+     * {@code POST /v1/shell/watch}, body: the ticket the guard gave, a newline, the version of the plan the wrapper's
+     * binder carries out, a newline, then the files it had to bind again since it last asked (their holder replaced
+     * them), one per line. Answered once the plan differs from that version (a file taken or released), or after
+     * {@code ShellWatch.LONGEST} with the plan as it is: the plan alone ({@link #plan}).
+     */
+    private void watch(Context ctx) {
+        String body = new String(ctx.bodyAsBytes(), StandardCharsets.UTF_8);
+        String[] lines = body.split("\n", -1);
+        if (lines.length < 2 || lines[0].isBlank()) {
+            throw BatonException.invalid("the body must be the watch ticket and the plan's version, a line each");
+        }
+        ShellWatch.Ticket ticket = ShellWatch.Ticket.decode(lines[0]);
+        List<String> rebound = new ArrayList<>();
+        for (int i = 2; i < lines.length; i++) {
+            if (lines[i].startsWith("/")) {
+                rebound.add(lines[i]);
+            }
+        }
+        CompletableFuture<Enforcement.Plan> next = service.shellWatch(ticket, lines[1].strip(), rebound);
+        ctx.future(() -> next.thenAccept(plan -> text(ctx, plan(ctx, plan).toString())));
     }
 
     /**

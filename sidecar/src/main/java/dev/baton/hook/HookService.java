@@ -1,5 +1,15 @@
 package dev.baton.hook;
 
+import java.util.concurrent.CompletableFuture;
+
+import java.util.Optional;
+
+import dev.baton.shell.ShellWatch;
+
+import dev.baton.git.RepoRoot;
+
+import dev.baton.git.PlantedCode;
+
 import dev.baton.Baton;
 import dev.baton.git.GitStatus;
 import dev.baton.git.WorkTreeState;
@@ -52,6 +62,7 @@ final class HookService {
     private final HookSessions sessions;
     private final CleanFileRelease turnEnd;
     private final ShellHook shell;
+    private final Enforcement enforcement;
 
     HookService(Baton baton, Dialects dialects, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.dialects = dialects;
@@ -63,9 +74,12 @@ final class HookService {
         this.sessions = new HookSessions(baton.sessions(), hostName());
         this.turnEnd = new CleanFileRelease(baton.locks(), baton.sessions(), new GitStatus(GIT_TIMEOUT));
         ShellSettings shellSettings = ShellSettings.fromEnvironment(System.getenv());
-        this.shell = new ShellHook(new ShellGuard(baton, shellSettings, scope::locks, PatchPaths::of, hostName(),
-                dialects::reportsShellCommandEnd),
-                new Enforcement(baton, shellSettings), sessions, this.notices);
+        ShellGuard shellGuard = new ShellGuard(baton, shellSettings, scope::locks, PatchPaths::of, hostName(),
+                dialects::reportsShellCommandEnd);
+        Enforcement enforcement = new Enforcement(baton, shellSettings);
+        this.enforcement = enforcement;
+        this.shell = new ShellHook(shellGuard, enforcement, new ShellWatch(baton, enforcement, shellGuard), sessions,
+                this.notices);
     }
 
     /**
@@ -111,6 +125,11 @@ final class HookService {
         return shell.ended(runId);
     }
 
+    /** The binder of a running command asks for the next change of its read-only set (see {@link ShellWatch}). */
+    CompletableFuture<Enforcement.Plan> shellWatch(ShellWatch.Ticket ticket, String seen, List<String> rebound) {
+        return shell.watch(ticket, seen, rebound);
+    }
+
     private HookReply sessionStart(HookCall call, Dialect dialect, long ppid) {
         Registered registered = sessions.start(call, ppid);
         String id = registered.session().id();
@@ -121,6 +140,10 @@ final class HookService {
     private HookReply preTool(HookCall call, Dialect dialect, long ppid) {
         SortedSet<String> files = lockable(call, ppid); // bad paths are refused before anything is registered
         String session = sessions.ensure(call, ppid);
+        Optional<String> planting = planting(call, ppid, session);
+        if (planting.isPresent()) {
+            return new HookReply.Deny(planting.get());
+        }
         if (files.isEmpty()) {
             return noticesFor(session, dialect, EventKind.PRE_TOOL);
         }
@@ -231,6 +254,39 @@ final class HookService {
      * The canonical files of the call that Baton locks, sorted and distinct. A path through {@code /proc/self} is the
      * agent's: the agent's tool opens the file.
      */
+    /**
+     * An edit of a file that decides what git or a shell runs (a git hook, the repository's configuration or
+     * attributes, the user's git configuration or shell start-up files) while another session holds files there:
+     * that code would run in the other session's commands, as that session. Refused with the reason.
+     */
+    private Optional<String> planting(HookCall call, long ppid, String session) {
+        if (!call.editTool()) {
+            return Optional.empty();
+        }
+        String cwd = HookSessions.absoluteOrNull(call.cwd());
+        Path home = Path.of(System.getProperty("user.home"));
+        for (String raw : call.files()) {
+            Path file = Path.of(CanonicalPath.of(raw, cwd, () -> HookSessions.agentOf(ppid).map(ProcessIdentity::pid).orElse(0L)));
+            Optional<Path> repository = RepoRoot.of(file);
+            Optional<String> kind = PlantedCode.kindOf(file, repository, home);
+            if (kind.isEmpty()) {
+                continue;
+            }
+            boolean inHome = file.startsWith(home) && repository.map(root -> !file.startsWith(root)).orElse(true);
+            if (enforcement.othersHoldIn(session, inHome ? Optional.empty() : repository)) {
+                baton.ledger().write(tx -> {
+                    tx.audit("planting-refused", session, file.toString(), kind.get(), null);
+                    return null;
+                });
+                return Optional.of("Baton blocked this edit: " + file + " is " + kind.get() + ", and other sessions hold"
+                        + " files " + (inHome ? "on this machine" : "in this repository") + ": what you write there would"
+                        + " run in their commands. Leave it until they have released their files (`baton locks` shows"
+                        + " them), or ask the person supervising.");
+            }
+        }
+        return Optional.empty();
+    }
+
     private SortedSet<String> lockable(HookCall call, long ppid) {
         String cwd = HookSessions.absoluteOrNull(call.cwd());
         SortedSet<String> files = new TreeSet<>();

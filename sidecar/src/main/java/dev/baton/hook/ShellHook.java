@@ -7,6 +7,7 @@ import dev.baton.session.ProcessIdentity;
 import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellCommand;
 import dev.baton.shell.ShellGuard;
+import dev.baton.shell.ShellWatch;
 import dev.baton.state.BatonException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,18 +36,23 @@ final class ShellHook {
 
     private final ShellGuard guard;
     private final Enforcement enforcement;
+    private final ShellWatch watch;
     private final HookSessions sessions;
     private final HookNotices notices;
 
-    ShellHook(ShellGuard guard, Enforcement enforcement, HookSessions sessions, HookNotices notices) {
+    ShellHook(ShellGuard guard, Enforcement enforcement, ShellWatch watch, HookSessions sessions, HookNotices notices) {
         this.guard = guard;
         this.enforcement = enforcement;
+        this.watch = watch;
         this.sessions = sessions;
         this.notices = notices;
     }
 
-    /** What the wrapper of a shell command is told at its start: how to run it, and the run to report the end of. */
-    record Guarded(Enforcement.Plan plan, ShellGuard.Run run) {
+    /**
+     * What the wrapper of a shell command is told at its start: how to run it, the run to report the end of, and the
+     * ticket its binder follows the lock table with (null when it need not).
+     */
+    record Guarded(Enforcement.Plan plan, ShellGuard.Run run, ShellWatch.Ticket ticket) {
     }
 
     /**
@@ -58,13 +64,21 @@ final class ShellHook {
     Guarded guard(ProcessIdentity caller, String callId, String command, Path cwd) {
         if (caller == null) {
             return new Guarded(new Enforcement.Plan(Enforcement.Mode.NONE, List.of(), "", ""),
-                    new ShellGuard.Run("-", false, null));
+                    new ShellGuard.Run("-", false, null), null);
         }
         Set<String> own = enforcement.ownSessions(caller);
         ShellGuard.Run run = guard.runStarted(own, callId, command, caller);
         Enforcement.Plan plan = enforcement.plan(own, run.announced(), cwd);
-        guard.runProtects(run.id(), plan.files());
-        return new Guarded(plan, run);
+        guard.runProtects(run.id(), plan.held());
+        ShellWatch.Ticket ticket = plan.mode() == Enforcement.Mode.BIND && !own.isEmpty()
+                ? new ShellWatch.Ticket(run.id(), cwd, own) : null;
+        return new Guarded(plan, run, ticket);
+    }
+
+    /** The binder of a running command asks for the next change of its read-only set. */
+    java.util.concurrent.CompletableFuture<Enforcement.Plan> watch(ShellWatch.Ticket ticket, String seen,
+                                                                   List<String> rebound) {
+        return watch.next(ticket, seen, rebound);
     }
 
     /** The wrapper reports the end of a run: the command is checked now; what its agent should read. */

@@ -1,6 +1,8 @@
 package dev.baton.shell;
 
 import dev.baton.Baton;
+import dev.baton.git.PlantedCode;
+import dev.baton.git.RepoRoot;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.HeldMessage;
 import dev.baton.liveness.Staleness;
@@ -10,7 +12,9 @@ import dev.baton.session.ProcessIdentity;
 import dev.baton.session.Session;
 import dev.baton.session.SessionRows;
 import dev.baton.state.World;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +27,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * Which files an agent's shell command must find read-only: every file another live session holds. The sessions
@@ -46,22 +54,49 @@ public final class Enforcement {
 
     /** What the wrapper does with a command. */
     public enum Mode {
-        /** Nothing another session holds: the command runs as it is. */
+        /** Not an agent's command, or enforcement is off: the command runs as it is. */
         NONE,
-        /** The files are bound read-only for the command. */
+        /**
+         * The command runs in Baton's namespace, the files bound read-only and the directories pinned, and the
+         * wrapper follows the lock table while anything of the command runs (even with nothing held yet).
+         */
         BIND,
         /** The command runs without the namespace ({@link Plan#why} says why); Baton's checks before and after apply. */
         UNWRAPPED
     }
 
     /**
-     * @param files canonical paths, those in the command's repository first
+     * @param files canonical paths to make read-only: the files other sessions hold, those in the command's
+     *              repository first (one that does not exist yet is bound when it appears), then what would plant code
+     *              for them to run ({@link PlantedCode})
+     * @param pins the directories above those files, up to their repository's root, which no process of the command
+     *             may rename or remove (shallowest first)
+     * @param held the files of {@code files} other sessions hold that exist now: a change to one of them was its
+     *             holder's
      * @param note what the agent reads when the command fails while the files were read-only
      * @param why for {@link Mode#UNWRAPPED}, the reason
      */
-    public record Plan(Mode mode, List<String> files, String note, String why) {
+    public record Plan(Mode mode, List<String> files, List<String> pins, List<String> held, String note, String why) {
         public Plan {
             files = List.copyOf(files);
+            pins = List.copyOf(pins);
+            held = List.copyOf(held);
+        }
+
+        public Plan(Mode mode, List<String> files, String note, String why) {
+            this(mode, files, List.of(), files, note, why);
+        }
+
+        /** What the plan asks of the binds, as a short name: the wrapper asks again only when it changes. */
+        public String version() {
+            try {
+                MessageDigest digest = MessageDigest.getInstance("SHA-256");
+                files.forEach(file -> digest.update(("f" + file + "\n").getBytes(StandardCharsets.UTF_8)));
+                pins.forEach(pin -> digest.update(("d" + pin + "\n").getBytes(StandardCharsets.UTF_8)));
+                return HexFormat.of().formatHex(digest.digest(), 0, 8);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+            }
         }
     }
 
@@ -76,23 +111,78 @@ public final class Enforcement {
             return new Plan(Mode.NONE, List.of(), "", "");
         }
         Map<String, Session> held = othersHeld(own);
-        if (held.isEmpty()) {
-            return new Plan(Mode.NONE, List.of(), "", "");
+        if (held.isEmpty() && own.isEmpty()) {
+            return new Plan(Mode.NONE, List.of(), "", ""); // no agent's command: nothing to follow
         }
-        if (announced != null && onlyPrivileged(announced)) {
+        if (!held.isEmpty() && announced != null && onlyPrivileged(announced)) {
             return new Plan(Mode.UNWRAPPED, List.of(), "", "it runs a program that needs privileges (sudo, su,"
                     + " doas, pkexec, run0), which a user namespace takes away");
         }
+        return protecting(held, cwd);
+    }
+
+    /** The plan for a command of {@code own}'s that already runs in Baton's namespace, as the lock table is now. */
+    public Plan live(Set<String> own, Path cwd) {
+        if (!settings.enabled() || !settings.enforce()) {
+            return new Plan(Mode.BIND, List.of(), "", "");
+        }
+        return protecting(othersHeld(own), cwd);
+    }
+
+    private Plan protecting(Map<String, Session> held, Path cwd) {
         List<String> files = new ArrayList<>(held.keySet());
         files.sort(Comparator.comparing((String file) -> cwd == null || !Path.of(file).startsWith(cwd)).thenComparing(file -> file));
         if (files.size() > settings.guardLimit()) {
             files = files.subList(0, settings.guardLimit());
         }
-        files.removeIf(file -> !Files.exists(Path.of(file)));
         if (files.isEmpty()) {
-            return new Plan(Mode.NONE, List.of(), "", "");
+            return new Plan(Mode.BIND, List.of(), List.of(), List.of(), "", "");
         }
-        return new Plan(Mode.BIND, files, note(files, held, cwd), "");
+        Map<Path, Optional<Path>> roots = new HashMap<>();
+        Set<String> planted = new LinkedHashSet<>();
+        TreeSet<String> pins = new TreeSet<>(Comparator.comparingLong((String dir) -> dir.chars().filter(c -> c == '/').count())
+                .thenComparing(dir -> dir));
+        for (String file : files) {
+            Path path = Path.of(file);
+            Path parent = path.getParent();
+            if (parent == null) {
+                continue;
+            }
+            Optional<Path> root = roots.computeIfAbsent(parent, RepoRoot::of);
+            if (root.isPresent() && path.startsWith(root.get())) {
+                for (Path dir = parent; dir != null && dir.startsWith(root.get()); dir = dir.getParent()) {
+                    pins.add(dir.toString());
+                }
+                Path dotGit = root.get().resolve(".git");
+                if (Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+                    pins.add(dotGit.toString());
+                }
+                PlantedCode.ofRepository(root.get()).forEach(code -> planted.add(code.toString()));
+            } else {
+                pins.add(parent.toString());
+            }
+        }
+        PlantedCode.ofHome(Path.of(System.getProperty("user.home"))).forEach(code -> planted.add(code.toString()));
+        pins.removeIf(dir -> !Files.isDirectory(Path.of(dir), LinkOption.NOFOLLOW_LINKS));
+        List<String> existing = files.stream().filter(file -> Files.exists(Path.of(file), LinkOption.NOFOLLOW_LINKS)).toList();
+        List<String> binds = new ArrayList<>(files);
+        planted.stream().filter(code -> !held.containsKey(code)).forEach(binds::add);
+        String note = existing.isEmpty() ? "" : note(existing, held, cwd);
+        return new Plan(Mode.BIND, binds, List.copyOf(pins), existing, note, "");
+    }
+
+    /**
+     * Whether a session outside {@code sessionId}'s own holds a file in {@code repository} (any file, for an empty
+     * one): then a write that plants code there would run in that session's commands.
+     */
+    public boolean othersHoldIn(String sessionId, Optional<Path> repository) {
+        return baton.ledger().read(world -> {
+            String main = world.find(SessionRows.SESSIONS, sessionId).map(Session::familyId).orElse(sessionId);
+            Set<String> own = new LinkedHashSet<>(List.of(main));
+            SessionRows.subagentsOf(world, main).forEach(sub -> own.add(sub.id()));
+            return world.rows(LockRows.FILES).stream().anyMatch(lock -> !own.contains(lock.sessionId())
+                    && repository.map(root -> Path.of(lock.file()).startsWith(root)).orElse(true));
+        });
     }
 
     /**

@@ -146,6 +146,21 @@ final class PendingCommands {
         }
     }
 
+    /**
+     * Narrows the files read-only for a run's command to those {@code still} keeps: a file its binder had to bind
+     * again, or that was writable for a while, may have been changed by the command.
+     */
+    void narrow(String runId, java.util.function.Predicate<String> still) {
+        for (Deque<Pending> queue : bySession.values()) {
+            for (Pending candidate : queue) {
+                if (runId.equals(candidate.runId)) {
+                    candidate.protectedFiles = candidate.protectedFiles.stream().filter(still)
+                            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+                }
+            }
+        }
+    }
+
     /** The command of a run, taken out: its wrapper reported its end. */
     Optional<Pending> takeRun(String runId) {
         for (Deque<Pending> queue : bySession.values()) {

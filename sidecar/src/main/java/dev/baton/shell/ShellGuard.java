@@ -153,6 +153,18 @@ public final class ShellGuard {
         pending.protect(runId, files);
     }
 
+    /** Files its binder had to bind again (their holder replaced them): a change to one may have been the command's. */
+    public void runUnprotects(String runId, List<String> files) {
+        Set<String> gone = Set.copyOf(files);
+        pending.narrow(runId, file -> !gone.contains(file));
+    }
+
+    /** The files still read-only for a run as its plan changes: one that was released meanwhile is no longer. */
+    public void runStillProtects(String runId, List<String> files) {
+        Set<String> still = Set.copyOf(files);
+        pending.narrow(runId, still::contains);
+    }
+
     /** The wrapper reports that the command of run {@code runId} ended: it is checked now. */
     public List<String> runEnded(String runId) {
         return pending.takeRun(runId).map(settlement::settle).orElse(List.of());

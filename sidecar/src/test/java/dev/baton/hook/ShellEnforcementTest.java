@@ -40,8 +40,9 @@ class ShellEnforcementTest extends HookFixture {
 
     /** A holds Cart.java with a change of its own. */
     private void aHoldsCart() throws Exception {
-        assertThat(a.bashWrapped("sed -i 's/original/by A/' " + CART).denied()).isFalse();
-        assertThat(content(CART)).contains("by A");
+        StandInAgent.WrappedCall first = a.bashWrapped("sed -i 's/original/by A/' " + CART);
+        assertThat(first.denied()).isFalse();
+        assertThat(content(CART)).as("%s / %s / %s", first.command().exit(), first.command().stderr(), first.command().stdout()).contains("by A");
         assertThat(harness.holderOf(CART)).contains(a.sessionId());
     }
 
@@ -116,7 +117,7 @@ class ShellEnforcementTest extends HookFixture {
         try (StandInAgent confined = StandInAgent.startWithoutUserNamespaces(harness, "c", "cccccccc-3333-4000-8000-000000000003")) {
             StandInAgent.WrappedCall call = confined.bashWrapped("python3 -c \"open('" + CART + "', 'w').write('by C\\n')\"");
 
-            assertThat(call.command().stderr()).contains("Baton could not make the file another session holds read-only"
+            assertThat(call.command().stderr()).contains("Baton could not make the files other sessions hold read-only"
                     + " for this command (unshare: No space left on device); it runs with Baton's checks before and after it only.");
             assertThat(content(CART)).isEqualTo("by C\n");
             assertThat(call.postContext()).contains("changed the working copy of " + CART)

@@ -1,0 +1,188 @@
+package dev.baton.hook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read-only set follows the lock table while a command runs: two stand-in agents (real processes) in one real
+ * git repository, their commands through the real hook and the real wrapper. Each command under test waits for
+ * marker files the test writes and reports what it saw in marker files of its own, so every step is driven by what
+ * happened, not by time; the loops in the commands are bounded and end early once the test writes {@code give-up}.
+ */
+class ShellLiveEnforcementTest extends HookFixture {
+
+    static final String CART = ShellEnforcementTest.CART;
+    static final Duration LONG_ENOUGH = Duration.ofSeconds(60);
+
+    /** Waits, bounded, until a shell condition holds or the test gives up. */
+    static String until(String condition) {
+        return "i=0; while ! { " + condition + "; } && [ ! -e give-up ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i+1)); done";
+    }
+
+    StandInAgent a;
+    StandInAgent b;
+
+    @BeforeEach
+    void startAgents() throws Exception {
+        a = StandInAgent.start(harness, "a", "aaaaaaaa-1111-4000-8000-000000000001");
+        b = StandInAgent.start(harness, "b", "bbbbbbbb-2222-4000-8000-000000000002");
+    }
+
+    @AfterEach
+    void stopAgents() throws Exception {
+        Files.writeString(harness.repo().path("give-up"), "");
+        a.close();
+        b.close();
+    }
+
+    private String content(String file) throws Exception {
+        return Files.readString(harness.repo().path(file));
+    }
+
+    private void awaitMarker(String name) {
+        await().atMost(LONG_ENOUGH).until(() -> Files.exists(harness.repo().path(name)));
+    }
+
+    private void aHoldsCart() throws Exception {
+        StandInAgent.WrappedCall call = a.bashWrapped("sed -i 's/original/by A/' " + CART);
+        assertThat(call.denied()).isFalse();
+        assertThat(content(CART)).as(call.command().stderr()).contains("by A");
+        assertThat(harness.holderOf(CART)).contains(a.sessionId());
+    }
+
+    @Test
+    void aFileTakenWhileACommandRunsBecomesReadOnlyForItAndWritableAgainOnceReleased() throws Exception {
+        String original = content(CART);
+        Path output = harness.dir().resolve("b-output.txt");
+        b.bashInBackground("touch started; " + until("[ ! -w " + CART + " ]") + "; "
+                + "{ echo by-B >> " + CART + " && echo B-wrote || echo B-refused; } 2>&1; touch tried; "
+                + until("[ -w " + CART + " ]") + "; [ -w " + CART + " ] && echo writable-again; touch done", output);
+        awaitMarker("started");
+        assertThat(Files.isWritable(harness.repo().path(CART))).isTrue();
+
+        aHoldsCart();
+
+        awaitMarker("tried");
+        assertThat(Files.readString(output)).contains("Read-only file system").contains("B-refused")
+                .doesNotContain("B-wrote");
+        assertThat(content(CART)).contains("by A").doesNotContain("by-B");
+
+        // A puts its change back and ends its turn: the clean file is released, and the command may write it again.
+        a.write(CART, original);
+        a.stop();
+        assertThat(harness.holderOf(CART)).isEmpty();
+        awaitMarker("done");
+        assertThat(Files.readString(output)).contains("writable-again");
+    }
+
+    @Test
+    void aHeldFileItsHolderReplacesByRenameIsBoundAgainOnItsNewInode() throws Exception {
+        aHoldsCart();
+        Path output = harness.dir().resolve("b-output.txt");
+        b.bashInBackground("touch started; " + until("[ -e replaced ]") + "; " + until("[ ! -w " + CART + " ]")
+                + "; { echo by-B >> " + CART + " && echo B-wrote || echo B-refused; } 2>&1; touch tried", output);
+        awaitMarker("started");
+
+        StandInAgent.WrappedCall replace = a.bashWrapped("printf 'version two by A\\n' > " + CART + ".new && mv "
+                + CART + ".new " + CART + " && touch replaced");
+        assertThat(replace.command().exit()).as(replace.command().stderr()).isZero();
+
+        awaitMarker("tried");
+        assertThat(Files.readString(output)).contains("B-refused").doesNotContain("B-wrote");
+        assertThat(content(CART)).isEqualTo("version two by A\n");
+    }
+
+    @Test
+    void aHelperStartedWhileNothingWasHeldStaysInTheNamespaceAndFindsAFileTakenLaterReadOnly() throws Exception {
+        StandInAgent.WrappedCall start = b.bashWrapped("nohup sh -c '" + until("[ -e go ]").replace("'", "'\\''")
+                + "; { echo by-B >> " + CART + " && echo B-wrote || echo B-refused; } > helper.out 2>&1' > /dev/null 2>&1 &");
+        assertThat(start.command().exit()).as(start.command().stderr()).isZero();
+
+        aHoldsCart();
+        Files.writeString(harness.repo().path("go"), "");
+
+        await().atMost(LONG_ENOUGH).until(() -> Files.exists(harness.repo().path("helper.out"))
+                && Files.readString(harness.repo().path("helper.out")).contains("B-"));
+        assertThat(content("helper.out")).contains("Read-only file system").contains("B-refused");
+        assertThat(content(CART)).contains("by A").doesNotContain("by-B");
+    }
+
+    @Test
+    void noOtherSessionCanRenameOrRemoveADirectoryAboveAHeldFile() throws Exception {
+        aHoldsCart();
+        String attempts = String.join("; ",
+                "mv src src-moved",
+                "mv src/main/java/shop src/main/java/elsewhere",
+                "python3 -c \"import os; os.rename('src/main', 'main-moved')\"",
+                "python3 -c \"import os; os.rename('src', '.tmp-src')\"",
+                "rm -rf src",
+                "mv .git .git-moved",
+                "cd .. && mv shop shop-moved; cd shop 2>/dev/null || true",
+                "true");
+
+        StandInAgent.WrappedCall call = b.bashWrapped("eval \"" + attempts.replace("\"", "\\\"") + "\"");
+
+        assertThat(call.command().stderr()).contains("Device or resource busy");
+        assertThat(harness.repo().path(CART)).exists();
+        assertThat(content(CART)).contains("by A");
+        assertThat(harness.repo().path(".git/HEAD")).exists();
+        assertThat(harness.repo().path("src-moved")).doesNotExist();
+        assertThat(harness.repo().path(".tmp-src")).doesNotExist();
+    }
+
+    @Test
+    void noOtherSessionCanPlantCodeTheHoldersGitWouldRun() throws Exception {
+        aHoldsCart();
+        Files.writeString(harness.repo().path(".gitattributes"), "*.bin binary\n");
+        String attempts = String.join("; ",
+                "printf '#!/bin/sh\\necho planted >> " + CART + "\\n' > .git/hooks/pre-commit",
+                "cp /bin/true .git/hooks/post-checkout",
+                "git config core.fsmonitor 'echo planted >> " + CART + "'",
+                "printf '[core]\\n\\tfsmonitor = echo planted\\n' >> .git/config",
+                "printf '* filter=planted\\n' >> .gitattributes",
+                "printf '* filter=planted\\n' > .git/info/attributes",
+                "python3 -c \"open('.git/hooks/pre-push', 'w').write('planted')\"",
+                "true");
+
+        StandInAgent.WrappedCall call = b.bashWrapped("eval \"" + attempts.replace("\"", "\\\"") + "\"");
+
+        assertThat(call.command().stderr()).contains("Read-only file system");
+        assertThat(harness.repo().path(".git/hooks/pre-commit")).doesNotExist();
+        assertThat(harness.repo().path(".git/hooks/post-checkout")).doesNotExist();
+        assertThat(harness.repo().path(".git/hooks/pre-push")).doesNotExist();
+        assertThat(harness.repo().path(".git/info/attributes")).doesNotExist();
+        assertThat(content(".git/config")).doesNotContain("planted").doesNotContain("fsmonitor");
+        assertThat(content(".gitattributes")).isEqualTo("*.bin binary\n");
+    }
+
+    @Test
+    void anEditToolCannotWriteAGitHookWhileAnotherSessionHoldsFilesInTheRepository() throws Exception {
+        aHoldsCart();
+
+        ScriptRun hook = b.write(".git/hooks/pre-commit", "#!/bin/sh\necho planted >> " + CART + "\n");
+        ScriptRun config = b.write(".git/config", "[core]\n\tfsmonitor = echo planted\n");
+
+        assertThat(hook.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
+        assertThat(hook.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
+                .contains("is a git hook").contains("other sessions hold files in this repository");
+        assertThat(config.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
+                .contains("the repository's git configuration");
+        assertThat(harness.repo().path(".git/hooks/pre-commit")).doesNotExist();
+        assertThat(content(".git/config")).doesNotContain("planted");
+    }
+
+    @Test
+    void withNothingHeldByOthersAGitHookMayBeWritten() throws Exception {
+        ScriptRun hook = b.write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n");
+
+        assertThat(hook.stdout()).doesNotContain("deny");
+        assertThat(harness.repo().path(".git/hooks/pre-commit")).hasContent("#!/bin/sh\nexit 0");
+    }
+}
