@@ -4,9 +4,15 @@
 # Usage: bench/shell.sh [small-iterations [large-iterations [large-files]]]   (markdown rows; run it once more
 # with BATON_SHELL_AFTER_CHECK=0 in the environment for the figures without the check after the command)
 #        bench/shell.sh wrapper [runs]                                       (the wrapper's rows alone)
+#        bench/shell.sh follow [rounds [runs]]    (an agent's command follows the lock table: a file taken meanwhile)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q install -DskipTests
 mvn -B -q -pl sidecar test-compile
 cp="sidecar/target/test-classes:sidecar/target/classes:$(mvn -B -q -pl sidecar dependency:build-classpath -Dmdep.outputFile=/dev/stdout)"
-java -cp "$cp" dev.baton.bench.ShellBench "$@"
+if [[ ${1-} == follow ]]; then
+  shift
+  java -cp "$cp" dev.baton.bench.ShellFollowBench "$@"
+else
+  java -cp "$cp" dev.baton.bench.ShellBench "$@"
+fi

@@ -789,6 +789,7 @@ static size_t entry_count, entry_capacity;
 static int notify_fd = -1;
 static int nested_limited;  /* whether this namespace may make no more user namespaces */
 static int can_bind;        /* whether the namespaces were made: binds are possible */
+static int ever_protected;  /* whether anything was bound or pinned for the command */
 static Text rebound;        /* files bound again since the last watch request, one per line */
 
 static Entry *entry(const char *path, int pin) {
@@ -858,6 +859,7 @@ static int bind_file(Entry *file, Text *failed) {
         return 0;
     }
     file->bound = 1;
+    ever_protected = 1;
     file->device = about.st_dev;
     file->inode = about.st_ino;
     return 1;
@@ -876,6 +878,7 @@ static size_t apply(const Plan *wanted, Text *failed) {
         Entry *pin = entry(wanted->pins[i], 1);
         if (!pin->bound && bind_over(pin->path, 0) == 0) {
             pin->bound = 1;
+            ever_protected = 1;
         }
     }
     for (size_t i = 0; i < entry_count; i++) {
@@ -1008,6 +1011,89 @@ static void run_command(int can_lock) {
 }
 
 /*
+ * The command's standard error, when the agent reads it through a pipe, passes through the binder on its way: a
+ * write that hit a read-only held file ("Read-only file system") or a pinned directory ("Device or resource busy")
+ * is seen there, and the wrapper then adds Baton's note even when the command went on and exited 0. Standard output
+ * goes through too where the agent gave both one pipe, so their order stays as it was. A terminal or a file is left
+ * as it is (the note then follows a failure only). The binder holds the agent's stream only while a process of the
+ * command still holds the pipe.
+ */
+static int relay_in = -1, relay_out = -1;
+static int saw_refusal;
+static char relay_tail[64];
+static size_t relay_tail_length;
+
+static void scan_for_refusals(const char *bytes, size_t length) {
+    static const char *needles[] = {"Read-only file system", "Device or resource busy"};
+    char window[sizeof relay_tail + 4096];
+    while (length > 0 && !saw_refusal) {
+        size_t take = length < 4096 ? length : 4096;
+        memcpy(window, relay_tail, relay_tail_length);
+        memcpy(window + relay_tail_length, bytes, take);
+        size_t total = relay_tail_length + take;
+        for (int i = 0; i < 2 && !saw_refusal; i++) {
+            if (memmem(window, total, needles[i], strlen(needles[i]))) {
+                saw_refusal = 1;
+            }
+        }
+        relay_tail_length = total < sizeof relay_tail ? total : sizeof relay_tail;
+        memcpy(relay_tail, window + total - relay_tail_length, relay_tail_length);
+        bytes += take;
+        length -= take;
+    }
+}
+
+/* Passes on what the command wrote: 0 once every writer has closed the pipe (the relay ends), else 1. */
+static int relay_some(void) {
+    char chunk[65536];
+    ssize_t n = read(relay_in, chunk, sizeof chunk);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+        return 1;
+    }
+    if (n <= 0) {
+        close(relay_in);
+        close(relay_out);
+        relay_in = relay_out = -1;
+        return 0;
+    }
+    scan_for_refusals(chunk, (size_t) n);
+    for (ssize_t written = 0; written < n;) {
+        ssize_t put = write(relay_out, chunk + written, (size_t) (n - written));
+        if (put < 0 && errno == EINTR) {
+            continue;
+        }
+        if (put <= 0) {
+            break; /* the agent stopped reading: what follows is dropped, as a closed pipe would */
+        }
+        written += put;
+    }
+    return 1;
+}
+
+/* Sets up the relay when the agent reads standard error through a pipe: the write end for the command, or -1. */
+static int open_relay(int *merged) {
+    struct stat err, out;
+    *merged = 0;
+    if (fstat(2, &err) != 0 || !S_ISFIFO(err.st_mode)) {
+        return -1;
+    }
+    *merged = fstat(1, &out) == 0 && out.st_dev == err.st_dev && out.st_ino == err.st_ino;
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) {
+        return -1;
+    }
+    relay_out = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (relay_out < 0) {
+        close(ends[0]);
+        close(ends[1]);
+        return -1;
+    }
+    relay_in = ends[0];
+    fcntl(relay_in, F_SETFL, O_NONBLOCK);
+    return ends[1];
+}
+
+/*
  * The binder: makes the first user and mount namespace (its mounts shared, so what it binds later reaches the
  * command's namespace below), binds the plan, starts the command in a second, locked namespace, tells the wrapper
  * the command's pid and then its status (through report), and stays, without the agent's standard streams, for as
@@ -1043,12 +1129,22 @@ static void binder(int report) {
     on_exit_of_child.sa_handler = on_child;
     on_exit_of_child.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigaction(SIGCHLD, &on_exit_of_child, NULL);
+    int merged = 0, relay_write = open_relay(&merged);
     pid_t command = fork();
     if (command < 0) {
         fprintf(stderr, "baton-shell: cannot start %s: %s\n", shell[0], strerror(errno));
         _exit(127);
     }
     if (command == 0) {
+        if (relay_write >= 0) {
+            dup2(relay_write, 2);
+            if (merged) {
+                dup2(relay_write, 1);
+            }
+            close(relay_write);
+            close(relay_in);
+            close(relay_out);
+        }
         close(report);
         close(child_signals[0]);
         close(child_signals[1]);
@@ -1056,6 +1152,9 @@ static void binder(int report) {
             close(notify_fd);
         }
         run_command(can_bind);
+    }
+    if (relay_write >= 0) {
+        close(relay_write);
     }
     int protected_files = (int) bound;
     int started[2] = {(int) command, protected_files};
@@ -1085,9 +1184,12 @@ static void binder(int report) {
             ask_for_changes();
             retry_at = millis + retry_millis;
         }
-        struct pollfd watched[3];
+        struct pollfd watched[4];
         int count = 0;
         watched[count++] = (struct pollfd) {child_signals[0], POLLIN, 0};
+        if (relay_in >= 0) {
+            watched[count++] = (struct pollfd) {relay_in, POLLIN, 0};
+        }
         if (notify_fd >= 0) {
             watched[count++] = (struct pollfd) {notify_fd, POLLIN, 0};
         }
@@ -1104,6 +1206,8 @@ static void binder(int report) {
                 char drained[64];
                 while (read(child_signals[0], drained, sizeof drained) > 0) {
                 }
+            } else if (watched[i].fd == relay_in) {
+                relay_some();
             } else if (watched[i].fd == notify_fd) {
                 on_directory_change();
             } else if (watched[i].fd == watch_sock) {
@@ -1124,8 +1228,16 @@ static void binder(int report) {
             }
             if (ended == command && command_running) {
                 command_running = 0;
-                int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-                if (write(report, &code, sizeof code) != sizeof code) {
+                /* What the command wrote before it ended reaches the agent before the wrapper's note. */
+                for (int drained = 0; relay_in >= 0 && drained < 64; drained++) {
+                    struct pollfd more = {relay_in, POLLIN, 0};
+                    if (poll(&more, 1, 0) <= 0 || !relay_some()) {
+                        break;
+                    }
+                }
+                int code[2] = {WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status),
+                               saw_refusal && ever_protected};
+                if (write(report, code, sizeof code) != sizeof code) {
                     /* the wrapper is gone */
                 }
                 close(report);
@@ -1178,14 +1290,21 @@ static int run_and_wait(void) {
         return 127;
     }
     child = started[0];
-    while ((got = read(report[0], &exit_code, sizeof exit_code)) < 0 && errno == EINTR) {
+    int ended[2] = {127, 0};
+    while ((got = read(report[0], ended, sizeof ended)) < 0 && errno == EINTR) {
     }
-    if (got != sizeof exit_code) {
-        exit_code = 127;
-    }
+    exit_code = got == sizeof ended ? ended[0] : 127;
     /* The binder goes on without this process; reaping it is whoever adopts it next. */
-    if (exit_code != 0 && started[1] > 0 && note.length > 0) {
-        fprintf(stderr, "\n%s\n", note.text);
+    if ((exit_code != 0 && started[1] > 0) || ended[1]) {
+        if (note.length > 0) {
+            fprintf(stderr, "\n%s\n", note.text);
+        } else if (ended[1]) {
+            fprintf(stderr, "\nBaton: files other sessions hold were read-only for this command, and the directories"
+                    " above them could not be renamed or removed. A \"Read-only file"
+                    " system\" or \"Device or resource busy\" error on one of them means the command tried to change"
+                    " another session's work: `baton locks` shows who holds what; ask for a file with `baton negotiate"
+                    " FILE --reason \"...\"`.\n");
+        }
     }
     if (strcmp(run, "-") != 0) {
         char target[200];

@@ -128,8 +128,8 @@ class ShellAttackCorpusTest {
     }
 
     @Test
-    void theCorpusHoldsAtLeastOneHundredFiftyCommands() throws IOException {
-        assertThat(attacks().count()).isGreaterThanOrEqualTo(150);
+    void theCorpusHoldsAtLeastThreeHundredCommands() throws IOException {
+        assertThat(attacks().count()).isGreaterThanOrEqualTo(300);
     }
 
     @ParameterizedTest
@@ -172,6 +172,14 @@ class ShellAttackCorpusTest {
                 assertThat(harness.holderOf(file)).as("%s: %s is still the holder's", attack, file)
                         .contains(holder.sessionId());
             }
+            // Nothing planted for the holder's git to run: its configuration and hooks are as they were.
+            assertThat(repo.path(".git/config")).as("%s: .git/config", attack).isRegularFile();
+            assertThat(Files.readAllBytes(repo.path(".git/config"))).as("%s: .git/config", attack).isEqualTo(gitConfig);
+            try (Stream<Path> hooksNow = Files.list(repo.path(".git/hooks"))) {
+                assertThat(hooksNow.map(p -> p.getFileName().toString()).toList()).as("%s: .git/hooks", attack)
+                        .containsExactlyInAnyOrderElementsOf(hooks);
+            }
+            assertThat(repo.path(".git/info/attributes")).as("%s: .git/info/attributes", attack).doesNotExist();
         } finally {
             putBack(tmp);
         }
@@ -238,6 +246,7 @@ class ShellAttackCorpusTest {
             }
         }
         Files.deleteIfExists(repo.path(".gitattributes"));
+        Files.deleteIfExists(repo.path(".git/info/attributes"));
         repo.git("checkout", "-q", "-f", "main");
         repo.git("reset", "-q", "--hard", base);
         for (String branch : repo.git("branch", "--format=%(refname:short)").split("\n")) {
@@ -249,7 +258,8 @@ class ShellAttackCorpusTest {
         deleteTree(tmp);
         repo.git("worktree", "prune");
         repo.git("clean", "-qfdx", "-e", IGNORED, "-e", "vendor");
-        if (!Files.isDirectory(repo.path("vendor/lib/.git"))) {
+        if (!Files.isRegularFile(repo.path("vendor/lib/.git/HEAD"))) {
+            // gone, or emptied: the nested repository's .git is pinned while its file is held, its content is not
             deleteTree(repo.path("vendor"));
             nested = TestRepo.create(repo.path("vendor/lib"), "Lib.txt");
         }

@@ -115,6 +115,30 @@ class ShellLiveEnforcementTest extends HookFixture {
     }
 
     @Test
+    void aCommandThatGoesOnAfterAWriteWasRefusedStillGetsBatonsNoteThoughItExitsZero() throws Exception {
+        aHoldsCart();
+
+        StandInAgent.WrappedCall call = b.bashWrapped("echo by-B >> " + CART + "; echo carried on");
+
+        assertThat(call.command().exit()).isZero();
+        assertThat(call.command().stdout()).contains("carried on");
+        assertThat(call.command().stderr()).contains("Read-only file system")
+                .contains("Baton: files other sessions hold were read-only while this command ran: " + CART);
+        assertThat(call.command().stderr().indexOf("Read-only file system"))
+                .isLessThan(call.command().stderr().indexOf("Baton: files other sessions hold"));
+    }
+
+    @Test
+    void aCommandThatTouchedNoHeldFileGetsNoNote() throws Exception {
+        aHoldsCart();
+
+        StandInAgent.WrappedCall call = b.bashWrapped("echo fine > notes.md; echo done");
+
+        assertThat(call.command().exit()).isZero();
+        assertThat(call.command().stderr()).doesNotContain("Baton");
+    }
+
+    @Test
     void noOtherSessionCanRenameOrRemoveADirectoryAboveAHeldFile() throws Exception {
         aHoldsCart();
         String attempts = String.join("; ",

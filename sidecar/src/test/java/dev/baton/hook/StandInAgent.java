@@ -141,11 +141,13 @@ final class StandInAgent implements AutoCloseable {
         Path in = Files.writeString(dir.resolve("stdin-" + n + ".txt"), input);
         Path out = dir.resolve("stdout-" + n + ".txt");
         Path err = dir.resolve("stderr-" + n + ".txt");
-        StringBuilder line = new StringBuilder();
+        // Standard error reaches the test through a pipe, as an agent reads it (the wrapper treats a pipe apart).
+        StringBuilder line = new StringBuilder("{ ");
         env.forEach((name, value) -> line.append(name).append('=').append(quoted(value)).append(' '));
         line.append(quoted(SHELL_WRAPPER.toString())).append(' ').append(quoted(argument))
-                .append(" 3</dev/null < ").append(quoted(in.toString())).append(" > ").append(quoted(out.toString()))
-                .append(" 2> ").append(quoted(err.toString()));
+                .append(" 3</dev/null < ").append(quoted(in.toString())).append(" 2>&1 >&4 4>&- | cat > ")
+                .append(quoted(err.toString())).append("; wrapped=${PIPESTATUS[0]}; } 4> ").append(quoted(out.toString()))
+                .append("; (exit $wrapped)");
         long started = System.nanoTime();
         int exit = step(line.toString());
         return new ScriptRun(exit, Files.readString(out), Files.readString(err), Duration.ofNanos(System.nanoTime() - started));
