@@ -25,7 +25,8 @@ public final class SessionRegistry {
      * Registers a session, or refreshes it when the id is known (an agent resumed, or its first
      * hook event after a restart). The key is issued only when the session is created. The process in the registration
      * must be one the caller proved (the kernel's view of its connection); an id that is live with another process,
-     * or that ended, is taken up only under {@link ResumeRule}, and a refusal is audited.
+     * or that ended, is taken up only under {@link ResumeRule}, one stored without a process is tied to one only
+     * under {@link TieRule}, and a refusal is audited.
      */
     public Registered register(Registration registration) {
         String id = registration.id() == null ? UUID.randomUUID().toString() : SessionIds.requireValid(registration.id());

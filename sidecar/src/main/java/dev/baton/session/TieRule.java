@@ -5,14 +5,10 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Who may tie an agent's session that is stored without an agent process to one. That happens when the first hook
- * call of a session reached the sidecar only after the hook gave up on it (a cold start on a busy machine): nothing
- * holds the call's connection any more, so the kernel names no process for it, yet the session is stored. Its agent
- * must not be locked out of it, and no other agent may take it: it is tied to the first caller the kernel shows to
- * be an agent process of the session's kind that was already running when the session was first heard of (the
- * agent whose call that was had to be), running no other session, in the sidecar's user namespace, and not started
- * from inside the process tree of an agent that runs or ran a session ({@link ResumeRule#notFree}). Another running
- * agent runs its own session; a process it starts, even detached, started too late or stays in its tree or namespace.
+ * Who may tie an agent's session stored without an agent process (its first hook call reached the sidecar only after
+ * the hook gave up, so the kernel named no process for it) to one: an agent process of its kind that was already
+ * running when the session was first heard of, as the agent whose call that was had to be, and is free to take it
+ * ({@link ResumeRule#notFree}). So its agent is never locked out, and another agent, or a process one starts, is.
  */
 final class TieRule {
 
