@@ -152,19 +152,18 @@ public final class SessionRegistry {
             return false;
         }
         Optional<ProcessIdentity> agentProcess = claimant.get();
-        Optional<String> refusal;
+        Optional<String> tieRefusal = Optional.empty();
         if (session.process() == null) {
             if (agentProcess.isEmpty()) {
                 return false; // untied, and nothing to tie it to
             }
-            refusal = ledger.read(world -> TieRule.refusal(session, agent, agentProcess.get(), world));
-        } else if (agentProcess.isPresent() && !running(session.process())) {
-            refusal = ledger.read(world -> ResumeRule.refusal(EndedSession.of(session, session.lastHeartbeat(), true),
-                    session.agent(), agentProcess.get(), world));
-        } else {
-            refusal = Optional.of("its agent runs");
-        }
-        if (refusal.isEmpty()) {
+            tieRefusal = ledger.read(world -> TieRule.refusal(session, agent, agentProcess.get(), world));
+            if (tieRefusal.isEmpty()) {
+                return true;
+            }
+        } else if (agentProcess.isPresent() && !running(session.process())
+                && ledger.read(world -> ResumeRule.refusal(EndedSession.of(session, session.lastHeartbeat(), true),
+                        session.agent(), agentProcess.get(), world)).isEmpty()) {
             return true;
         }
         if (caller.closed()) {
@@ -172,16 +171,16 @@ public final class SessionRegistry {
                     + " closed its connection before Baton could check where it came from; nothing was done");
         }
         String who = caller.find(LongStream.empty()).map(p -> "pid " + p.pid()).orElse("an unknown process");
-        String why = session.process() == null ? "hook call for a session stored without an agent process: " + refusal.get()
-                : "hook call not from below the session's agent";
+        String why = tieRefusal.map(reason -> "hook call for a session stored without an agent process: " + reason)
+                .orElse("hook call not from below the session's agent");
         ledger.write(tx -> {
             tx.audit("impersonation-refused", id, null, why, who);
             return null;
         });
         throw new BatonException(ErrorCode.FORBIDDEN, "this hook call names session " + session.shortId() + ", but it does"
-                + " not come from that session's agent process" + (session.process() == null
-                ? " (it was stored without one, and " + refusal.get() + ")"
-                : " (pid " + session.process().pid() + ")") + "; a hook acts only for the agent that runs it");
+                + " not come from that session's agent process" + tieRefusal.map(reason -> " (it was stored without one,"
+                + " and " + reason + ")").orElseGet(() -> " (pid " + session.process().pid() + ")")
+                + "; a hook acts only for the agent that runs it");
     }
 
     /** Records a refused attempt to act as a session, naming the process that tried. */
