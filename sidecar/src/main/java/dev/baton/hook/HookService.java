@@ -96,7 +96,7 @@ final class HookService {
         HookCall call = dialect.read(payload, request.event());
         if (call.event() != EventKind.OTHER) {
             String main = sessions.mainIdIfKnown(call, request.ppid());
-            if (main != null && baton.sessions().requireHookCaller(main, request.caller(),
+            if (main != null && baton.sessions().requireHookCaller(main, call.agent(), request.caller(),
                     () -> HookSessions.agentOf(request.ppid()))) {
                 sessions.resume(call, request.ppid());
             }

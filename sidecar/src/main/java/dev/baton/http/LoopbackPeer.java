@@ -76,6 +76,15 @@ public final class LoopbackPeer implements ConnectionPeer {
         return found;
     }
 
+    /**
+     * A socket that no process holds has no inode (the kernel keeps a closed one for a while, orphaned, with inode 0),
+     * so neither the kernel's answer nor the tables name one for the client's end once the client closed it.
+     */
+    @Override
+    public boolean closed() {
+        return socketInode().isEmpty();
+    }
+
     private Optional<ProcessIdentity> lookUp(LongStream hints) {
         OptionalLong inode = socketInode();
         if (inode.isEmpty()) {

@@ -41,8 +41,10 @@ public final class AgentIdentity {
         ConnectionPeer connection = ((SessionProof.Peer) proof).connection();
         Session session = sessions.get(sessionId);
         if (!startedBy(session, connection)) {
-            sessions.auditRefusal(sessionId, connection.find(LongStream.empty()).orElse(null),
-                    "call for the session from a process its agent did not start");
+            if (!connection.closed()) { // a caller that gave up before it was looked at is no one to audit
+                sessions.auditRefusal(sessionId, connection.find(LongStream.empty()).orElse(null),
+                        "call for the session from a process its agent did not start");
+            }
             throw new BatonException(ErrorCode.UNAUTHORIZED, "the process making this call was not started by session "
                     + session.id() + "'s agent" + (session.process() == null ? " (no agent process is recorded for it)" : "")
                     + "; run baton from that agent's shell, or pass --key with the key issued at registration");

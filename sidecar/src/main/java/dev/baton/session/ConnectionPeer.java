@@ -17,4 +17,12 @@ public interface ConnectionPeer {
      * pids to look at first (cheap when one of them is it); the answer never depends on them.
      */
     Optional<ProcessIdentity> find(LongStream hints);
+
+    /**
+     * True when the kernel shows that no process holds the client's end of the connection any more: the caller gave
+     * up on it (closed it, or exited) before the answer. False where the kernel cannot tell.
+     */
+    default boolean closed() {
+        return false;
+    }
 }

@@ -44,20 +44,31 @@ final class ResumeRule {
                     + " already running then; only its own agent (pid " + ended.process().pid() + ") or a new agent"
                     + " process started to resume it takes its id up");
         }
+        return notFree(claimant, ended.id(), world);
+    }
+
+    /**
+     * Why {@code claimant} may not take up session {@code id} even as an agent process of its kind: it runs another
+     * session (its subagents' aside), or it runs where an agent's commands run (the user namespace of Baton's shell
+     * wrapper, or the process tree of an agent that runs or ran a session). Empty when it is free to.
+     */
+    static Optional<String> notFree(ProcessIdentity claimant, String id, World world) {
+        String session = "session " + Session.shortId(id);
+        String taker = "process " + claimant.pid();
         Optional<Session> running = world.rows(SessionRows.SESSIONS).stream()
-                .filter(other -> sameProcess(other.process(), claimant) && !other.id().equals(ended.id()))
+                .filter(other -> sameProcess(other.process(), claimant) && !other.familyId().equals(id))
                 .findFirst();
         if (running.isPresent()) {
             return Optional.of(taker + " runs session " + running.get().shortId() + "; it cannot take up the id of "
-                    + session + ", which another agent process (pid " + ended.process().pid() + ") ran");
+                    + session + " as well");
         }
         if (UserNamespace.otherThanOwn(claimant.pid()).isPresent()) {
             return Optional.of(taker + " runs in another user namespace than the sidecar's, as the commands Baton's shell"
                     + " wrapper runs for agents do (a job detached from one stays in it); only a process started outside"
-                    + " every agent may resume " + session);
+                    + " every agent may take up " + session);
         }
         return insideAnAgent(claimant, world).map(agentSession -> taker + " was started from inside the process tree"
-                + " of " + agentSession + "; only a process started outside every agent may resume " + session);
+                + " of " + agentSession + "; only a process started outside every agent may take up " + session);
     }
 
     /** The session (live or ended) of the nearest agent process above {@code process}, if any. */

@@ -25,7 +25,8 @@ public final class SessionRegistry {
      * Registers a session, or refreshes it when the id is known (an agent resumed, or its first
      * hook event after a restart). The key is issued only when the session is created. The process in the registration
      * must be one the caller proved (the kernel's view of its connection); an id that is live with another process,
-     * or that ended, is taken up only under {@link ResumeRule}, and a refusal is audited.
+     * or that ended, is taken up only under {@link ResumeRule}, one stored without a process is tied to one only
+     * under {@link TieRule}, and a refusal is audited.
      */
     public Registered register(Registration registration) {
         String id = registration.id() == null ? UUID.randomUUID().toString() : SessionIds.requireValid(registration.id());
@@ -99,9 +100,9 @@ public final class SessionRegistry {
     }
 
     /**
-     * Why this registration may not take {@code id}: a live session's id stays with its agent process (a process is
-     * given to a session registered without one never), and the id of an ended session, or of one whose agent
-     * exited, goes only to that agent or a resume of it ({@link ResumeRule}).
+     * Why this registration may not take {@code id}: a live session's id stays with its agent process, an agent's
+     * session stored without one is tied only under {@link TieRule}, and the id of an ended session, or of one whose
+     * agent exited, goes only to that agent or a resume of it ({@link ResumeRule}).
      */
     private static Optional<String> takeOverRefusal(World world, String id, Registration registration) {
         ProcessIdentity process = registration.process();
@@ -112,8 +113,7 @@ public final class SessionRegistry {
                 return Optional.empty();
             }
             if (old.process() == null) {
-                return Optional.of("session " + old.shortId() + " was registered without an agent process; it cannot be"
-                        + " given one now (register a new session instead)");
+                return TieRule.refusal(old, registration.agent(), process, world);
             }
             if (running(old.process())) {
                 return Optional.of("session " + old.shortId() + " belongs to the running process " + old.process().pid()
@@ -132,14 +132,17 @@ public final class SessionRegistry {
 
     /**
      * A hook call acts for an existing session only when the kernel shows it comes from below the session's agent
-     * process, or when that agent exited and the call's agent ({@code agent}, found from the kernel's view of the
-     * connection) may resume it ({@link ResumeRule}). A session registered without an agent process (a hook call that
-     * named none) is not tied to one, so a call that names none either may act for it. Refusals are audited, naming
-     * the calling process.
+     * process, or when that agent exited and the call's agent ({@code claimant}, found from the kernel's view of the
+     * connection) may resume it ({@link ResumeRule}). A session stored without an agent process is tied to the first
+     * caller whose agent {@link TieRule} accepts; a call that names no agent process either may act for it. Refusals
+     * are audited, naming the calling process, except for a call whose hook gave up before it was looked at (no
+     * process holds its connection any more): no one is there to be refused, and its agent is not an impostor.
      *
-     * @return true when the call is a resume: the session is to be registered again for its new agent process
+     * @param agent the kind the hook calls as (the one it was installed for)
+     * @return true when the call is a resume or a tie: the session is to be registered again for its agent process
      */
-    public boolean requireHookCaller(String id, ConnectionPeer caller, Supplier<Optional<ProcessIdentity>> agent) {
+    public boolean requireHookCaller(String id, AgentKind agent, ConnectionPeer caller,
+                                     Supplier<Optional<ProcessIdentity>> claimant) {
         Optional<Session> existing = find(id);
         if (existing.isEmpty()) {
             return false;
@@ -148,23 +151,36 @@ public final class SessionRegistry {
         if (session.process() != null && AgentIdentity.startedBy(session, caller)) {
             return false;
         }
-        Optional<ProcessIdentity> claimant = agent.get();
-        if (session.process() == null && claimant.isEmpty()) {
-            return false; // untied
-        }
-        if (session.process() != null && claimant.isPresent() && !running(session.process())
+        Optional<ProcessIdentity> agentProcess = claimant.get();
+        Optional<String> tieRefusal = Optional.empty();
+        if (session.process() == null) {
+            if (agentProcess.isEmpty()) {
+                return false; // untied, and nothing to tie it to
+            }
+            tieRefusal = ledger.read(world -> TieRule.refusal(session, agent, agentProcess.get(), world));
+            if (tieRefusal.isEmpty()) {
+                return true;
+            }
+        } else if (agentProcess.isPresent() && !running(session.process())
                 && ledger.read(world -> ResumeRule.refusal(EndedSession.of(session, session.lastHeartbeat(), true),
-                        session.agent(), claimant.get(), world)).isEmpty()) {
+                        session.agent(), agentProcess.get(), world)).isEmpty()) {
             return true;
         }
+        if (caller.closed()) {
+            throw new BatonException(ErrorCode.FORBIDDEN, "the hook that made this call for session " + session.shortId()
+                    + " closed its connection before Baton could check where it came from; nothing was done");
+        }
         String who = caller.find(LongStream.empty()).map(p -> "pid " + p.pid()).orElse("an unknown process");
+        String why = tieRefusal.map(reason -> "hook call for a session stored without an agent process: " + reason)
+                .orElse("hook call not from below the session's agent");
         ledger.write(tx -> {
-            tx.audit("impersonation-refused", id, null, "hook call not from below the session's agent", who);
+            tx.audit("impersonation-refused", id, null, why, who);
             return null;
         });
         throw new BatonException(ErrorCode.FORBIDDEN, "this hook call names session " + session.shortId() + ", but it does"
-                + " not come from that session's agent process" + (session.process() == null ? "" : " (pid "
-                + session.process().pid() + ")") + "; a hook acts only for the agent that runs it");
+                + " not come from that session's agent process" + tieRefusal.map(reason -> " (it was stored without one,"
+                + " and " + reason + ")").orElseGet(() -> " (pid " + session.process().pid() + ")")
+                + "; a hook acts only for the agent that runs it");
     }
 
     /** Records a refused attempt to act as a session, naming the process that tried. */

@@ -95,12 +95,19 @@ final class StandInAgent implements AutoCloseable {
 
     /** The same for the hook installed for {@code agent} (claude, copilot, codex, gemini). */
     ScriptRun hook(String agent, String event, String payload) throws IOException {
+        return hook(agent, event, payload, Map.of());
+    }
+
+    /** The same with more environment for this call alone, e.g. a budget of its own (BATON_HOOK_TIMEOUT). */
+    ScriptRun hook(String agent, String event, String payload, Map<String, String> env) throws IOException {
         int n = calls.incrementAndGet();
         Path in = Files.writeString(dir.resolve("payload-" + n + ".json"), payload);
         Path out = dir.resolve("stdout-" + n + ".txt");
         Path err = dir.resolve("stderr-" + n + ".txt");
         long started = System.nanoTime();
-        int exit = step(quoted(HookHarness.SCRIPT.toString()) + " " + agent + " " + event + " < " + quoted(in.toString())
+        StringBuilder assignments = new StringBuilder();
+        env.forEach((name, value) -> assignments.append(name).append('=').append(quoted(value)).append(' '));
+        int exit = step(assignments + quoted(HookHarness.SCRIPT.toString()) + " " + agent + " " + event + " < " + quoted(in.toString())
                 + " > " + quoted(out.toString()) + " 2> " + quoted(err.toString()));
         return new ScriptRun(exit, Files.readString(out), Files.readString(err), Duration.ofNanos(System.nanoTime() - started));
     }

@@ -51,7 +51,7 @@ class LoopbackPeerKernelTest {
     }
 
     @Test
-    void aConnectionWhoseClientHasClosedItNamesNoProcessEitherWay() throws Exception {
+    void aConnectionWhoseClientHasClosedItNamesNoProcessEitherWayAndIsClosed() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             Process child = child(server, "127.0.0.1");
             try (Socket accepted = server.accept()) {
@@ -63,6 +63,8 @@ class LoopbackPeerKernelTest {
                 assertThat(SockDiag.find(client, local)).as("the kernel's answer").isEmpty();
                 assertThat(new LoopbackPeer(client, local, true).find(LongStream.of(child.pid()))).isEmpty();
                 assertThat(new LoopbackPeer(client, local, false).find(LongStream.of(child.pid()))).isEmpty();
+                assertThat(new LoopbackPeer(client, local, true).closed()).as("closed, asked of the kernel").isTrue();
+                assertThat(new LoopbackPeer(client, local, false).closed()).as("closed, from the tables").isTrue();
             } finally {
                 child.destroyForcibly();
             }
@@ -96,6 +98,8 @@ class LoopbackPeerKernelTest {
             Optional<ProcessIdentity> fromTables = new LoopbackPeer(client, local, false).find(LongStream.of(child.pid()));
             assertThat(named).map(ProcessIdentity::pid).hasValue(child.pid());
             assertThat(fromTables).isEqualTo(named);
+            assertThat(new LoopbackPeer(client, local, true).closed()).isFalse();
+            assertThat(new LoopbackPeer(client, local, false).closed()).isFalse();
             answer(accepted);
             assertThat(child.waitFor()).isZero();
         } finally {
