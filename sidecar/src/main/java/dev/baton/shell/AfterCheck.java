@@ -138,6 +138,7 @@ final class AfterCheck {
         }
         Session session = baton.sessions().get(sessionId);
         List<String> free = new ArrayList<>();
+        List<String> own = new ArrayList<>();
         Map<String, FileLock> othersHeld = new TreeMap<>();
         baton.ledger().read(world -> {
             changed.keySet().forEach(file -> {
@@ -146,6 +147,8 @@ final class AfterCheck {
                     if (lockable.test(file) && Files.exists(Path.of(file), LinkOption.NOFOLLOW_LINKS)) {
                         free.add(file);
                     }
+                } else if (lock.get().sessionId().equals(sessionId)) {
+                    own.add(file);
                 } else if (!HeldByOthers.sharedWith(session, lock.get().sessionId())
                         && !(readOnly.contains(file) && busy.test(lock.get()))) {
                     othersHeld.put(file, lock.get());
@@ -155,19 +158,25 @@ final class AfterCheck {
         });
         if (!free.isEmpty()) {
             baton.locks().acquire(new AcquireRequest(sessionId, free, Duration.ZERO, false, false));
+            own.addAll(free);
         }
+        baton.versions().keep(sessionId, own); // the end of the holder's own command is the end of its edit
+
         List<String> lines = new ArrayList<>();
         String shownCommand = ShellWording.shorten(command.text());
         othersHeld.forEach((file, lock) -> {
             String holder = lock.sessionId();
             String where = changed.get(file);
-            baton.ledger().write(tx -> {
+            // Only the working copy can be put back; a staged or committed copy is git's to undo.
+            boolean workingCopy = where.contains(HeldFileState.Where.WORKING_TREE.shown());
+            boolean restorable = baton.ledger().write(tx -> {
                 tx.audit(CONFLICT_ACTION, sessionId, file, shownCommand, holder);
-                return null;
+                return workingCopy && baton.versions().changedBehind(tx, file, holder, sessionId).isPresent();
             });
             Path holderCwd = baton.sessions().find(holder).map(Session::cwd).map(Path::of).orElse(null);
             try {
-                baton.messages().send(sessionId, holder, ShellWording.toHolder(command.text(), file, sessionId, where, holderCwd));
+                baton.messages().send(sessionId, holder,
+                        ShellWording.toHolder(command.text(), file, sessionId, where, holderCwd, restorable));
             } catch (BatonException e) {
                 LOG.info("could not tell session {} about the change to {}: {}", holder, file, e.getMessage());
             }
