@@ -118,40 +118,25 @@ public final class Versions {
             throw BatonException.notFound("no version of " + file + " was kept: it was " + version.size()
                     + " bytes, over the limit of " + bounds().maxFileBytes() + " (BATON_VERSION_MAX_FILE)");
         }
-        if (sessionId != null) {
-            ledger.read(world -> {
-                if (!sameWork(world.find(SessionRows.SESSIONS, version.sessionId()), sessionId, version.sessionId())) {
-                    throw new BatonException(ErrorCode.FORBIDDEN, "the kept version of " + file + " is session "
-                            + HeldMessage.shortId(version.sessionId()) + "'s; only that session, or the supervisor"
-                            + " (`baton restore FILE --supervisor`), puts it back");
-                }
-                Optional<FileLock> lock = world.find(LockRows.FILES, file);
-                if (lock.isPresent() && !lock.get().sessionId().equals(sessionId)
-                        && !lock.get().sessionId().equals(version.sessionId())) {
-                    throw new BatonException(ErrorCode.LOCK_HELD, file + " is held by session "
-                            + HeldMessage.shortId(lock.get().sessionId()) + " now; putting your version back would"
-                            + " overwrite its work. Ask for it first (`baton negotiate " + HeldMessage.quoted(file)
-                            + " --reason \"…\"`)");
-                }
-                return null;
-            });
-        }
-        byte[] content;
-        try {
-            content = store.read(version.hash()).orElseThrow(() -> BatonException.notFound("the version of " + file
-                    + " kept at " + version.keptAt() + " is no longer kept: versions not kept again within "
-                    + bounds().maxAge() + " (BATON_VERSIONS_MAX_AGE), and the oldest beyond "
-                    + bounds().maxTotalBytes() + " bytes (BATON_VERSIONS_MAX_TOTAL), are dropped"));
-            writeBack(Path.of(file), content, version.mode());
-        } catch (IOException e) {
-            throw new BatonException(ErrorCode.CONFLICT, "could not write " + file + " back: " + e.getMessage());
-        }
-        String by = sessionId != null ? sessionId : actor;
-        Restored restored = new Restored(file, version.hash(), content.length, version.sessionId(), version.changedBy());
-        ledger.write(tx -> {
-            tx.world().find(VersionRows.KEPT, file).ifPresent(now -> tx.put(VersionRows.KEPT, now.restored()));
-            tx.audit(RESTORED, version.sessionId(), file, "sha256 " + version.hash(), by);
-            return null;
+        // Checked and written in one transaction, so no session takes the file between the check and the write.
+        Restored restored = ledger.write(tx -> {
+            if (sessionId != null) {
+                mayRestore(tx, version, sessionId);
+            }
+            byte[] content;
+            try {
+                content = store.read(version.hash()).orElseThrow(() -> BatonException.notFound("the version of " + file
+                        + " kept at " + version.keptAt() + " is no longer kept: versions not kept again within "
+                        + bounds().maxAge() + " (BATON_VERSIONS_MAX_AGE), and the oldest beyond "
+                        + bounds().maxTotalBytes() + " bytes (BATON_VERSIONS_MAX_TOTAL), are dropped"));
+                writeBack(Path.of(file), content, version.mode());
+            } catch (IOException e) {
+                throw new BatonException(ErrorCode.CONFLICT, "could not write " + file + " back: " + e.getMessage());
+            }
+            tx.world().find(VersionRows.KEPT, file).filter(now -> version.hash().equals(now.hash()))
+                    .ifPresent(now -> tx.put(VersionRows.KEPT, now.restored()));
+            tx.audit(RESTORED, version.sessionId(), file, "sha256 " + version.hash(), sessionId != null ? sessionId : actor);
+            return new Restored(file, version.hash(), content.length, version.sessionId(), version.changedBy());
         });
         if (version.changedBy() != null && !version.changedBy().equals(sessionId)) {
             told(version.changedBy(), "Baton: " + file + ", which session " + HeldMessage.shortId(version.sessionId())
@@ -160,6 +145,24 @@ public final class Versions {
                     + " (`baton negotiate " + HeldMessage.quoted(file) + " --reason \"…\"`).");
         }
         return restored;
+    }
+
+    /** A session may put back its own version (or its subagent's) of a file no other session holds. */
+    private static void mayRestore(Transaction tx, KeptVersion version, String sessionId) {
+        String file = version.file();
+        if (!sameWork(tx.world().find(SessionRows.SESSIONS, version.sessionId()), sessionId, version.sessionId())) {
+            throw new BatonException(ErrorCode.FORBIDDEN, "the kept version of " + file + " is session "
+                    + HeldMessage.shortId(version.sessionId()) + "'s; only that session, or the supervisor"
+                    + " (`baton restore FILE --supervisor`), puts it back");
+        }
+        Optional<FileLock> lock = tx.world().find(LockRows.FILES, file);
+        if (lock.isPresent() && !lock.get().sessionId().equals(sessionId)
+                && !lock.get().sessionId().equals(version.sessionId())) {
+            throw new BatonException(ErrorCode.LOCK_HELD, file + " is held by session "
+                    + HeldMessage.shortId(lock.get().sessionId()) + " now; putting your version back would"
+                    + " overwrite its work. Ask for it first (`baton negotiate " + HeldMessage.quoted(file)
+                    + " --reason \"…\"`)");
+        }
     }
 
     /** Drops the versions past their age, and the records of contents no longer kept; how many contents went. */
