@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 /**
  * The one owner of {@code BATON_HOME/versions/}: each kept content is one file (0600) named by the SHA-256 of its
  * bytes, so the same content kept twice, of one file or of two, is stored once. A file is written whole under a
- * temporary name and renamed into place, so a crash leaves the old content or the new, never half of one. Its
+ * temporary name and renamed into place, so a crash of the sidecar leaves no half of one. Its
  * modification time is when its content was last kept, which the bounds ({@link VersionSettings}) are reckoned from.
  */
 public final class VersionStore {
@@ -83,7 +83,8 @@ public final class VersionStore {
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);
                 }
-                channel.force(true);
+                // Not flushed: as durable as the database's commits (WAL, synchronous=NORMAL), which survive the
+                // sidecar's crash but not the machine's; a content torn by a power loss fails its hash and is not used.
             }
             Files.setLastModifiedTime(temporary, FileTime.from(at));
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
