@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * or the files git lists as changed whose change time is after the start); and of every file another session held at
  * the start, wherever it is, its working copy, its staged copy and its committed copy. A changed file no one holds
  * becomes the session's; a change to a file another session holds is recorded (audit entry {@value #CONFLICT_ACTION},
- * event {@code shell.write_conflict}) and told to both sessions.
+ * event {@code shell.write_conflict}) and told to both sessions, the holder with the command that puts its last kept
+ * version back ({@code baton restore FILE}); a changed file the session holds itself is kept as its new version.
  */
 final class AfterCheck {
 
@@ -161,7 +162,6 @@ final class AfterCheck {
             own.addAll(free);
         }
         baton.versions().keep(sessionId, own); // the end of the holder's own command is the end of its edit
-
         List<String> lines = new ArrayList<>();
         String shownCommand = ShellWording.shorten(command.text());
         othersHeld.forEach((file, lock) -> {
