@@ -7,6 +7,7 @@ import dev.baton.Baton;
 import dev.baton.agent.claude.ClaudeCodeDialect;
 import dev.baton.liveness.OsProcessLiveness;
 import dev.baton.lock.AcquireRequest;
+import dev.baton.lock.ReleaseReason;
 import dev.baton.lock.SharedLockSpace;
 import dev.baton.session.Registration;
 import dev.baton.state.AuditEntry;
@@ -132,6 +133,26 @@ class VersionsTest {
         assertThat(contents()).isEmpty();
         assertThat(baton.versions().last(kept)).isEmpty();
         assertThatThrownBy(() -> baton.versions().restore(kept, "a", "a")).hasMessageContaining("Baton kept no version");
+    }
+
+    @Test
+    void aVersionIsNotPutBackOverAnotherSessionsHeldFileButTheSupervisorMay() throws IOException {
+        String file = edited("A.java", "by a\n");
+        baton.locks().release("a", List.of(file), ReleaseReason.RELEASED);
+        baton.sessions().register(new Registration("b", ClaudeCodeDialect.KIND, null, "host", repo.toString(),
+                repo.toString(), null, null));
+        baton.locks().acquire(AcquireRequest.explicit("b", List.of(file), Duration.ZERO));
+        Files.writeString(Path.of(file), "by b\n");
+
+        assertThatThrownBy(() -> baton.versions().restore(file, "a", "a"))
+                .isInstanceOfSatisfying(BatonException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.LOCK_HELD))
+                .hasMessageContaining("is held by session b now");
+        assertThat(Path.of(file)).hasContent("by b");
+
+        baton.versions().restore(file, null, "supervisor (pid 1)");
+        assertThat(Path.of(file)).hasContent("by a");
+        assertThat(audit(Versions.RESTORED)).singleElement()
+                .satisfies(entry -> assertThat(entry.actor()).isEqualTo("supervisor (pid 1)"));
     }
 
     @Test
