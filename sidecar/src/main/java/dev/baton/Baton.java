@@ -22,6 +22,9 @@ import dev.baton.session.SessionRows;
 import dev.baton.state.Ledger;
 import dev.baton.state.RowKind;
 import dev.baton.state.Store;
+import dev.baton.version.VersionRows;
+import dev.baton.version.VersionStore;
+import dev.baton.version.Versions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +38,7 @@ public final class Baton implements AutoCloseable {
 
     /** Every kind of row the domain keeps; the ledger loads them at start. */
     private static final List<RowKind<?, ?>> ROW_KINDS = Stream.of(SessionRows.KINDS, LockRows.KINDS,
-            NegotiationRows.KINDS, MessageRows.KINDS).flatMap(List::stream).toList();
+            NegotiationRows.KINDS, MessageRows.KINDS, VersionRows.KINDS).flatMap(List::stream).toList();
 
     private final SharedLockSpace shared;
     private final Ledger ledger;
@@ -48,6 +51,7 @@ public final class Baton implements AutoCloseable {
     private final Messages messages;
     private final Plans plans;
     private final NoticeSource notices;
+    private final Versions versions;
     private final LeftOverWork leftOverWork = new LeftOverWork();
     private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
@@ -57,6 +61,12 @@ public final class Baton implements AutoCloseable {
 
     /** @param shared the lock space shared with other machines of a team; {@link SharedLockSpace#LOCAL} without one */
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl, SharedLockSpace shared) {
+        this(store, clock, processes, heartbeatTtl, shared, VersionStore.NONE);
+    }
+
+    /** @param versionStore where the versions of held files are kept ({@link VersionStore#NONE}: nowhere) */
+    public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl, SharedLockSpace shared,
+                 VersionStore versionStore) {
         this.shared = shared;
         this.ledger = new Ledger(store, clock, ROW_KINDS);
         this.liveness = new HolderLiveness(processes, heartbeatTtl);
@@ -67,11 +77,13 @@ public final class Baton implements AutoCloseable {
         this.negotiations = new Negotiations(ledger, locks);
         this.messages = new Messages(ledger);
         this.plans = new Plans(ledger);
+        this.versions = new Versions(ledger, versionStore);
         HandOverNotices handOvers = new HandOverNotices();
         NoticeSource sessionNotices = new SessionNotices(ledger, messages, handOvers);
         this.notices = sessionId -> {
             List<String> shown = new ArrayList<>(shared.takeNotices(sessionId));
             shown.addAll(sessionNotices.takeNotices(sessionId));
+            shown.addAll(versions.takeNotices(sessionId));
             return shown;
         };
         // Interceptors run in registration order; negotiation resolution comes first so that later
@@ -124,6 +136,11 @@ public final class Baton implements AutoCloseable {
 
     public Plans plans() {
         return plans;
+    }
+
+    /** The versions of held files kept for their holders to put back. */
+    public Versions versions() {
+        return versions;
     }
 
     /** Files a holder that went away left changed, for the session that takes them next. */

@@ -31,7 +31,7 @@ class ArchitectureTest {
     private static final String KERNEL = "dev.baton.state..";
     private static final String[] DOMAIN = {
         "dev.baton.session..", "dev.baton.liveness..", "dev.baton.lock..", "dev.baton.message..",
-        "dev.baton.negotiation..", "dev.baton.plan..", "dev.baton.audit..", "dev.baton.git.."};
+        "dev.baton.negotiation..", "dev.baton.plan..", "dev.baton.audit..", "dev.baton.git..", "dev.baton.version.."};
     /** The facade that composes the domain, and the modules that work through it. */
     private static final String[] APPLICATION = {
         "dev.baton", "dev.baton.deadlock..", "dev.baton.shell..", "dev.baton.events.."};

@@ -127,6 +127,14 @@ public final class BatonHome {
     }
 
     /**
+     * Where the sidecar keeps the versions of held files it can put back ({@code versions/}, one file per content,
+     * named by its SHA-256); its format is the sidecar's {@code version/VersionStore}'s alone.
+     */
+    public Path versionsDir() {
+        return dir.resolve("versions");
+    }
+
+    /**
      * Where the sidecar unpacks the native part of a library before loading it (JNA's {@code jna.tmpdir}): inside
      * the private home, so no other user can put a library of their own in its place; created owner-only (0700) if
      * missing. Emptied again once loaded.

@@ -34,13 +34,21 @@ public record AuditRetention(Duration maxAge, long maxRows) {
     }
 
     private static Duration age(String value) {
+        return age("BATON_AUDIT_MAX_AGE", value, DEFAULT_MAX_AGE);
+    }
+
+    /**
+     * An age as Baton's settings spell it (seconds, or {@code 90d}, {@code 12h}, {@code 30m}); {@code fallback} when
+     * {@code value} is unset. {@code variable} names the setting in the error.
+     */
+    public static Duration age(String variable, String value, Duration fallback) {
         if (value == null || value.isBlank()) {
-            return DEFAULT_MAX_AGE;
+            return fallback;
         }
         Matcher matcher = AGE.matcher(value.trim().toLowerCase(Locale.ROOT));
         long amount = matcher.matches() ? Long.parseLong(matcher.group(1)) : 0;
         if (amount < 1) {
-            throw new IllegalArgumentException("BATON_AUDIT_MAX_AGE must be a positive age such as 90d, 12h, 30m or"
+            throw new IllegalArgumentException(variable + " must be a positive age such as 90d, 12h, 30m or"
                     + " 3600 (seconds), was '" + value + "'");
         }
         String unit = matcher.group(2) == null ? "s" : matcher.group(2);

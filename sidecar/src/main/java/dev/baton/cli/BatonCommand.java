@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
                 NegotiateCommand.class,
                 RespondCommand.class,
                 ForceReleaseCommand.class,
+                RestoreCommand.class,
                 NegotiationsCommand.class,
                 MessageCommands.class,
                 PlanCommands.class,

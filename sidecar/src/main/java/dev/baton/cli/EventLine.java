@@ -56,7 +56,12 @@ final class EventLine {
             }
             case "shell.write_conflict" -> {
                 return file(data.path("file")) + " changed by " + data.path("session_id").asText() + "'s command `"
-                        + data.path("command").asText() + "`, held by " + data.path("holder").asText("?");
+                        + data.path("command").asText() + "`, held by " + data.path("holder").asText("?")
+                        + (data.hasNonNull("restore") ? "; restore with `" + data.path("restore").asText() + "`" : "");
+            }
+            case "version.restored" -> {
+                return file(data.path("file")) + " put back to " + data.path("holder").asText() + "'s last version by "
+                        + data.path("by").asText("?");
             }
             case "named_lock.acquired" -> {
                 JsonNode lock = data.path("named_lock");

@@ -229,7 +229,7 @@ final class LockCommands {
         }
     }
 
-    @Command(name = "history", description = "The audit trail of one file: who took it, released it, was denied it.")
+    @Command(name = "history", description = "The audit trail of one file: who took it, released it, was denied it; the versions kept of it and restored.")
     static final class History extends SidecarCommands implements Callable<Integer> {
         /** Entries asked for per request; the sidecar pages a trail, so --limit has no ceiling. */
         private static final int PAGE = 1000;

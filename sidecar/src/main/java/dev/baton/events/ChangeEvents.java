@@ -23,6 +23,7 @@ import dev.baton.session.SessionRows;
 import dev.baton.state.Change;
 import dev.baton.state.Transaction;
 import dev.baton.state.World;
+import dev.baton.version.Versions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -93,8 +94,13 @@ final class ChangeEvents {
                     && audited.entry().actor() != null) {
                 endedBy(drafts, audited.entry().sessionId(), audited.entry().actor());
             } else if (change instanceof Change.Audited audited && "shell-write-conflict".equals(audited.entry().action())) {
+                String offered = offeredVersion(changes, audited.entry().file());
                 drafts.add(draft("shell.write_conflict", "file", audited.entry().file(), "session_id",
-                        audited.entry().sessionId(), "holder", audited.entry().actor(), "command", audited.entry().reason()));
+                        audited.entry().sessionId(), "holder", audited.entry().actor(), "command", audited.entry().reason(),
+                        "version", offered, "restore", offered == null ? null : Versions.restoreCommand(audited.entry().file())));
+            } else if (change instanceof Change.Audited audited && Versions.RESTORED.equals(audited.entry().action())) {
+                drafts.add(draft("version.restored", "file", audited.entry().file(), "holder", audited.entry().sessionId(),
+                        "version", hash(audited.entry().reason()), "by", audited.entry().actor()));
             } else if (change instanceof DeadlockChange.WaitStarted started) {
                 drafts.add(draft("wait.started", "wait", waitView(world, started.waiting())));
             } else if (change instanceof DeadlockChange.WaitEnded ended) {
@@ -194,6 +200,20 @@ final class ChangeEvents {
     private static WaitView waitView(World world, Wait wait) {
         return new WaitView(wait.waiter(), world.find(LockRows.FILES, wait.file()).map(FileLock::sessionId).orElse(null),
                 wait.file(), wait.kind().wireName(), wait.since());
+    }
+
+    /** The version offered to the holder in the same transaction as a change to its file, if one was. */
+    private static String offeredVersion(List<Change> changes, String file) {
+        return changes.stream().filter(Change.Audited.class::isInstance).map(Change.Audited.class::cast)
+                .map(Change.Audited::entry)
+                .filter(entry -> Versions.OFFERED.equals(entry.action()) && Objects.equals(file, entry.file()))
+                .map(entry -> hash(entry.reason())).findFirst().orElse(null);
+    }
+
+    /** The hash of a version's audit reason ("sha256 HASH…"). */
+    private static String hash(String reason) {
+        String[] words = reason == null ? new String[0] : reason.split("[ ,]+");
+        return words.length > 1 ? words[1] : null;
     }
 
     private static boolean isStale(ReleaseReason reason) {

@@ -150,6 +150,7 @@ final class HookService {
         AcquireOutcome outcome = baton.locks().acquire(
                 new AcquireRequest(session, List.copyOf(files), Duration.ZERO, true, true));
         if (outcome.allAcquired()) {
+            baton.versions().keepBase(session, files);
             for (String file : files) {
                 baton.leftOverWork().noticeFor(file, DenyReason.shown(file, canonicalCwd(call.cwd())), session,
                         changed -> WorkTreeState.hasChanges(Path.of(changed), GIT_TIMEOUT), baton.ledger()).ifPresent(line -> told(session, line));
@@ -176,6 +177,7 @@ final class HookService {
         String session = sessions.ensure(call, ppid);
         if (!files.isEmpty()) {
             baton.locks().editDone(session, files);
+            baton.versions().keep(session, files);
         }
         return noticesFor(session, dialect, EventKind.POST_TOOL);
     }

@@ -122,6 +122,7 @@ public final class HttpApi implements AutoCloseable {
             new NegotiationRoutes(baton).register(routes);
             new MessageRoutes(baton).register(routes);
             new PlanRoutes(baton).register(routes);
+            new VersionRoutes(baton).register(routes);
             extraRoutes.forEach(extra -> extra.accept(routes));
             routes.exception(BatonException.class, (e, ctx) ->
                     Bodies.reply(ctx, ApiError.statusOf(e.code()), ApiError.of(e.code(), e.getMessage())));

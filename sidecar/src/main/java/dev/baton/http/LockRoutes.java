@@ -6,6 +6,7 @@ import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.FreedHolder;
+import dev.baton.lock.LockResult;
 import dev.baton.lock.LockRows;
 import dev.baton.lock.ReleaseOutcome;
 import dev.baton.lock.ReleaseReason;
@@ -69,6 +70,8 @@ final class LockRoutes {
             throw BatonException.invalid("wait_seconds must be between 0 and " + MAX_WAIT_SECONDS + ", was " + wait);
         }
         AcquireOutcome outcome = baton.locks().acquire(AcquireRequest.explicit(session, files, Duration.ofSeconds(wait)));
+        baton.versions().keepBase(session, outcome.results().stream().filter(LockResult::acquired)
+                .map(LockResult::file).toList());
         Bodies.reply(ctx, outcome);
     }
 

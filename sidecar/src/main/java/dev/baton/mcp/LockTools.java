@@ -13,6 +13,7 @@ import dev.baton.lock.LockRows;
 import dev.baton.lock.ReleaseOutcome;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.session.Session;
+import dev.baton.version.Versions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,7 +68,29 @@ final class LockTools {
                                 .property("cwd", Schema.string("Directory relative paths start from.", 1, 4096))
                                 .property("session_id", Schema.string("Only the locks of this session.", 1, 200))
                                 .build(),
-                        this::status));
+                        this::status),
+                new Tool("restore_file", "Put back your last version of a file",
+                        "Write back the last version Baton kept of a file you hold (from the end of your last edit of it,"
+                                + " or from when you took it), after another session's command changed, replaced or removed"
+                                + " it. The session whose command changed it is told. Only the working copy is put back.",
+                        Schema.agentCall()
+                                .property("file", Schema.string("The file: an absolute path, or relative to cwd.", 1, 4096))
+                                .property("cwd", cwdSchema())
+                                .required("file").build(),
+                        this::restore));
+    }
+
+    private ToolResult restore(ToolArgs args) {
+        Session session = args.session();
+        String file = CanonicalPath.of(args.string("file"), cwd(args, session), args.caller()::self);
+        Versions.Restored restored = baton.versions().restore(file, session.id(), session.id());
+        return ToolResult.ok("restored " + shown(session, file) + " to your last version (" + restored.size() + " bytes)"
+                + (restored.changedBy() == null ? "" : "; session " + HeldMessage.shortId(restored.changedBy())
+                        + ", whose command changed it, is told"), restored);
+    }
+
+    static List<String> acquired(AcquireOutcome outcome) {
+        return outcome.results().stream().filter(LockResult::acquired).map(LockResult::file).toList();
     }
 
     static ObjectNode cwdSchema() {
@@ -79,6 +102,7 @@ final class LockTools {
         List<String> files = canonical(args.strings("files"), cwd(args, session), args.caller());
         AcquireOutcome outcome = baton.locks().acquire(AcquireRequest.explicit(session.id(), files,
                 Duration.ofSeconds(args.integer("wait_seconds", 0))));
+        baton.versions().keepBase(session.id(), acquired(outcome));
         Instant now = baton.clock().instant();
         List<String> lines = new ArrayList<>();
         for (LockResult result : outcome.results()) {

@@ -11,6 +11,8 @@ import dev.baton.http.TeamRoutes;
 import dev.baton.lock.SharedLockSpace;
 import dev.baton.team.TeamLockSpace;
 import dev.baton.store.SqliteStore;
+import dev.baton.version.VersionSettings;
+import dev.baton.version.VersionStore;
 import io.javalin.config.RoutesConfig;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -122,7 +124,8 @@ public final class Sidecar implements AutoCloseable {
             TeamLockSpace team = options.team() == null ? null
                     : new TeamLockSpace(options.team().named(home), options.clock(), home);
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
-                    options.heartbeatTtl(), team == null ? SharedLockSpace.LOCAL : team);
+                    options.heartbeatTtl(), team == null ? SharedLockSpace.LOCAL : team,
+                    new VersionStore(home.versionsDir(), VersionSettings.fromEnvironment(System.getenv())));
             opened.add(baton);
             List<Consumer<RoutesConfig>> routes = new ArrayList<>();
             if (team != null) {
@@ -148,7 +151,7 @@ public final class Sidecar implements AutoCloseable {
             long every = options.sweepEvery().toMillis();
             sweeper.scheduleWithFixedDelay(() -> sweep(baton), every, every, TimeUnit.MILLISECONDS);
             AuditPruner pruner = new AuditPruner(baton.ledger(), AuditRetention.fromEnvironment(System.getenv()));
-            sweeper.scheduleWithFixedDelay(() -> prune(pruner), 0, AUDIT_PRUNE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            sweeper.scheduleWithFixedDelay(() -> prune(pruner, baton), 0, AUDIT_PRUNE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
             home.writePid(ProcessHandle.current().pid());
             // Logged before the endpoint announces the sidecar, so whoever finds the endpoint finds the line too.
             LOG.info("Baton sidecar serving on 127.0.0.1:{}{} with {}", api.port(),
@@ -165,7 +168,11 @@ public final class Sidecar implements AutoCloseable {
         }
     }
 
-    private static void prune(AuditPruner pruner) {
+    private static void prune(AuditPruner pruner, Baton baton) {
+        int versions = baton.versions().prune();
+        if (versions > 0) {
+            LOG.info("dropped {} kept versions past their bounds", versions);
+        }
         try {
             int deleted = pruner.prune();
             if (deleted > 0) {

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * or the files git lists as changed whose change time is after the start); and of every file another session held at
  * the start, wherever it is, its working copy, its staged copy and its committed copy. A changed file no one holds
  * becomes the session's; a change to a file another session holds is recorded (audit entry {@value #CONFLICT_ACTION},
- * event {@code shell.write_conflict}) and told to both sessions.
+ * event {@code shell.write_conflict}) and told to both sessions, the holder with the command that puts its last kept
+ * version back ({@code baton restore FILE}); a changed file the session holds itself is kept as its new version.
  */
 final class AfterCheck {
 
@@ -138,6 +139,7 @@ final class AfterCheck {
         }
         Session session = baton.sessions().get(sessionId);
         List<String> free = new ArrayList<>();
+        List<String> own = new ArrayList<>();
         Map<String, FileLock> othersHeld = new TreeMap<>();
         baton.ledger().read(world -> {
             changed.keySet().forEach(file -> {
@@ -146,6 +148,8 @@ final class AfterCheck {
                     if (lockable.test(file) && Files.exists(Path.of(file), LinkOption.NOFOLLOW_LINKS)) {
                         free.add(file);
                     }
+                } else if (lock.get().sessionId().equals(sessionId)) {
+                    own.add(file);
                 } else if (!HeldByOthers.sharedWith(session, lock.get().sessionId())
                         && !(readOnly.contains(file) && busy.test(lock.get()))) {
                     othersHeld.put(file, lock.get());
@@ -155,19 +159,24 @@ final class AfterCheck {
         });
         if (!free.isEmpty()) {
             baton.locks().acquire(new AcquireRequest(sessionId, free, Duration.ZERO, false, false));
+            own.addAll(free);
         }
+        baton.versions().keep(sessionId, own); // the end of the holder's own command is the end of its edit
         List<String> lines = new ArrayList<>();
         String shownCommand = ShellWording.shorten(command.text());
         othersHeld.forEach((file, lock) -> {
             String holder = lock.sessionId();
             String where = changed.get(file);
-            baton.ledger().write(tx -> {
+            // Only the working copy can be put back; a staged or committed copy is git's to undo.
+            boolean workingCopy = where.contains(HeldFileState.Where.WORKING_TREE.shown());
+            boolean restorable = baton.ledger().write(tx -> {
                 tx.audit(CONFLICT_ACTION, sessionId, file, shownCommand, holder);
-                return null;
+                return workingCopy && baton.versions().changedBehind(tx, file, holder, sessionId).isPresent();
             });
             Path holderCwd = baton.sessions().find(holder).map(Session::cwd).map(Path::of).orElse(null);
             try {
-                baton.messages().send(sessionId, holder, ShellWording.toHolder(command.text(), file, sessionId, where, holderCwd));
+                baton.messages().send(sessionId, holder,
+                        ShellWording.toHolder(command.text(), file, sessionId, where, holderCwd, restorable));
             } catch (BatonException e) {
                 LOG.info("could not tell session {} about the change to {}: {}", holder, file, e.getMessage());
             }

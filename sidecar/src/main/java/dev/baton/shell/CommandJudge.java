@@ -168,6 +168,7 @@ final class CommandJudge {
                 return new Refused(ShellWording.of(heldFiles, List.of(), command.cwd(), baton.clock().instant()));
             }
             outcome.results().stream().map(LockResult::file).forEach(locked::add);
+            baton.versions().keepBase(session.id(), locked);
         }
         return new Cleared(repos, states, !analysis.unknown().isEmpty(), locked, taken);
     }

@@ -38,6 +38,7 @@ final class Settlement {
         try {
             if (!entry.taken.isEmpty()) {
                 baton.locks().editDone(sessionId, entry.taken);
+                baton.versions().keep(sessionId, entry.taken);
             }
             return afterCheck.settle(sessionId, entry.command, entry.before,
                     lock -> busy(lock, entry.before.started()), entry.protectedFiles);

@@ -2,6 +2,7 @@ package dev.baton.shell;
 
 import dev.baton.lock.HeldMessage;
 import dev.baton.lock.Holder;
+import dev.baton.version.Versions;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -114,9 +115,11 @@ final class ShellWording {
     }
 
     /** What the holder reads on its next hook call. */
-    static String toHolder(String command, String file, String writer, String where, Path cwd) {
-        return "Baton: the " + where + " of your file " + shown(file, cwd) + " was changed by session "
-                + HeldMessage.shortId(writer) + "'s command `" + shorten(command) + "`. Check it before you edit it again.";
+    static String toHolder(String command, String file, String writer, String where, Path cwd, boolean restorable) {
+        String shown = shown(file, cwd);
+        return "Baton: the " + where + " of your file " + shown + " was changed by session "
+                + HeldMessage.shortId(writer) + "'s command `" + shorten(command) + "`. Check it before you edit it again"
+                + (restorable ? "; `" + Versions.restoreCommand(shown) + "` puts your last version back." : ".");
     }
 
     static String holderText(Holder holder) {

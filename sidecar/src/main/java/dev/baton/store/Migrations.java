@@ -137,6 +137,19 @@ final class Migrations {
             ALTER TABLE negotiations ADD COLUMN requester_machine TEXT;
             ALTER TABLE negotiations ADD COLUMN holder_machine TEXT;
             ALTER TABLE negotiations ADD COLUMN remote_agent TEXT;
+            """,
+            // 7: each held file's last kept version, which its holder can put back (the content is in versions/).
+            """
+            CREATE TABLE IF NOT EXISTS kept_versions (
+                file TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL,
+                hash TEXT,
+                size INTEGER NOT NULL,
+                mode INTEGER NOT NULL,
+                kept_ms INTEGER NOT NULL,
+                changed_by TEXT,
+                changed_ms INTEGER
+            ) WITHOUT ROWID;
             """);
 
     /** SQLite has no ADD COLUMN IF NOT EXISTS: a column a database has already is not added again. */

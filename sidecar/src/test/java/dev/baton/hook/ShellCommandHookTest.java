@@ -101,6 +101,7 @@ class ShellCommandHookTest extends HookFixture {
     @Test
     void aCommandBatonCannotAnalyseThatChangesAHeldFileIsFoundAfterwardsAndBothSessionsAreTold() throws Exception {
         a.bash("sed -i 's/original/by A/' " + CART);
+        byte[] byA = java.nio.file.Files.readAllBytes(harness.repo().path(CART));
         String endpoint = harness.home().readEndpoint().orElseThrow();
         EventClient events = EventClient.connect(Integer.parseInt(endpoint.substring(endpoint.indexOf(':') + 1)),
                 harness.home().readToken().orElseThrow(), null, true);
@@ -125,6 +126,10 @@ class ShellCommandHookTest extends HookFixture {
         assertThat(event.path("session_id").asText()).isEqualTo(b.sessionId());
         assertThat(event.path("holder").asText()).isEqualTo(a.sessionId());
         assertThat(event.path("command").asText()).startsWith("python3 -c");
+        // The end of A's own command kept what it wrote: the version the dashboard offers to put back.
+        assertThat(event.path("version").asText()).isEqualTo(java.util.HexFormat.of().formatHex(
+                java.security.MessageDigest.getInstance("SHA-256").digest(byA)));
+        assertThat(event.path("restore").asText()).isEqualTo("baton restore " + harness.repo().path(CART));
         ScriptRun next = a.announce("git status", "toolu_next");
         assertThat(next.json().at("/hookSpecificOutput/additionalContext").asText())
                 .contains("the working copy of your file " + CART + " was changed by session bbbbbbbb…'s command `python3 -c");

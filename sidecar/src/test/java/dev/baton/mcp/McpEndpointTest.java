@@ -87,11 +87,11 @@ class McpEndpointTest {
     }
 
     @Test
-    void toolsListOffersTheTenToolsWithTypedSchemasAnAgentCanFollow() {
+    void toolsListOffersTheElevenToolsWithTypedSchemasAnAgentCanFollow() {
         JsonNode tools = mcp.request("tools/list", null).body().path("result").path("tools");
         List<String> names = new ArrayList<>();
         tools.forEach(tool -> names.add(tool.path("name").asText()));
-        assertThat(names).containsExactly("lock_acquire", "lock_release", "lock_status", "negotiate_release",
+        assertThat(names).containsExactly("lock_acquire", "lock_release", "lock_status", "restore_file", "negotiate_release",
                 "respond_to_release", "send_message", "fetch_inbox", "update_plan", "list_plans", "status");
         for (JsonNode tool : tools) {
             JsonNode schema = tool.path("inputSchema");
@@ -104,10 +104,10 @@ class McpEndpointTest {
         JsonNode release = tools.get(1).path("inputSchema").path("properties").path("files");
         assertThat(release.path("oneOf")).hasSize(2);
         assertThat(release.path("oneOf").get(1).path("const").asText()).isEqualTo("all");
-        JsonNode answer = tools.get(4).path("inputSchema").path("properties").path("answer");
+        JsonNode answer = tools.get(5).path("inputSchema").path("properties").path("answer");
         assertThat(answer.path("oneOf").get(0).path("const").asText()).isEqualTo("release");
         assertThat(answer.path("oneOf").get(1).path("properties").path("eta_minutes").path("maximum").asInt()).isEqualTo(60);
-        assertThat(tools.get(3).path("inputSchema").path("properties").path("urgency").path("enum").toString())
+        assertThat(tools.get(4).path("inputSchema").path("properties").path("urgency").path("enum").toString())
                 .isEqualTo("[\"normal\",\"urgent\"]");
     }
 
@@ -153,6 +153,24 @@ class McpEndpointTest {
         JsonNode all = agentB.call("lock_release", args("files", "all"));
         assertThat(all.path("structuredContent").path("released")).hasSize(1);
         assertThat(text(mcp.call("lock_status", Map.of()))).startsWith("no locks are held");
+    }
+
+    @Test
+    void aFileChangedBehindItsHoldersBackIsPutBackThroughATool() throws Exception {
+        java.nio.file.Path app = java.nio.file.Path.of(sidecar.file("src/App.java"));
+        java.nio.file.Files.createDirectories(app.getParent());
+        java.nio.file.Files.writeString(app, "class App { /* A's */ }\n");
+        assertThat(text(agentA.call("lock_acquire", args("files", List.of("src/App.java"))))).contains("acquired");
+        java.nio.file.Files.writeString(app, "overwritten by someone else\n");
+
+        JsonNode restored = agentA.call("restore_file", args("file", "src/App.java"));
+        JsonNode refused = agentB.call("restore_file", args("file", "src/App.java"));
+
+        assertThat(restored.path("isError").asBoolean()).as(text(restored)).isFalse();
+        assertThat(text(restored)).startsWith("restored src/App.java to your last version");
+        assertThat(app).hasContent("class App { /* A's */ }");
+        assertThat(refused.path("isError").asBoolean()).isTrue();
+        assertThat(text(refused)).contains("only that session, or the supervisor");
     }
 
     @Test

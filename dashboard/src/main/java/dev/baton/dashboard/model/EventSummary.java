@@ -55,7 +55,13 @@ final class EventSummary {
             case "shell.write_conflict":
                 return who(data.path("session_id").asText()) + "'s command `" + data.path("command").asText()
                         + "` changed " + file(data.path("file").asText(), data.path("session_id").asText())
-                        + ", held by " + who(data.path("holder").asText());
+                        + ", held by " + who(data.path("holder").asText())
+                        + (data.hasNonNull("restore") ? "; its holder can put its last version back with `"
+                                + data.path("restore").asText() + "`" : "");
+            case "version.restored":
+                return file(data.path("file").asText(), data.path("holder").asText()) + " was put back to "
+                        + who(data.path("holder").asText()) + "'s last version by "
+                        + (data.path("by").asText().equals(data.path("holder").asText()) ? "its holder" : data.path("by").asText());
             case "named_lock.acquired":
                 return "named lock " + data.path("named_lock").path("name").asText() + " taken by pid "
                         + data.path("named_lock").path("pid").asText();

@@ -83,6 +83,23 @@ class DashboardModelTest {
     }
 
     @Test
+    void aShellWriteConflictWithAKeptVersionShowsTheRestoreCommandAndTheRestoreShowsToo() {
+        model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z") + ","
+                + session(B, null, "2025-01-01T09:30:00Z"), lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));
+
+        model.apply(List.of(frame(event(2, "shell.write_conflict", "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\""
+                + B + "\",\"holder\":\"" + A + "\",\"command\":\"python3 gen.py\",\"version\":\"" + "ab".repeat(32)
+                + "\",\"restore\":\"baton restore " + REPO + "/a.txt\"}"))));
+        model.apply(List.of(frame(event(3, "version.restored", "{\"file\":\"" + REPO + "/a.txt\",\"holder\":\""
+                + A + "\",\"version\":\"" + "ab".repeat(32) + "\",\"by\":\"" + A + "\"}"))));
+
+        assertThat(model.activity()).extracting(e -> e.summary()).contains(
+                "bbbbbbbb's command `python3 gen.py` changed a.txt, held by aaaaaaaa; its holder can put its last"
+                        + " version back with `baton restore " + REPO + "/a.txt`",
+                "a.txt was put back to aaaaaaaa's last version by its holder");
+    }
+
+    @Test
     void aSessionEndRemovesItsRowsAndTheLocksItHeld() {
         model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"),
                 lock("a.txt", A, "2025-01-01T10:00:00Z", false), "", "", ""))));
