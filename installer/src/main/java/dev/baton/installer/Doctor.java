@@ -5,6 +5,7 @@ import dev.baton.home.StateCheck;
 import dev.baton.agent.AgentWirings;
 import dev.baton.installer.agents.AgentChecks;
 import dev.baton.installer.agents.ShellWrapperChecks;
+import dev.baton.installer.apparmor.UsernsRestriction;
 import dev.baton.installer.doctor.Check.Status;
 import dev.baton.installer.doctor.Check;
 import dev.baton.installer.doctor.HealthProbe;
@@ -33,6 +34,7 @@ public final class Doctor {
     private final HealthProbe probe;
     private final TeamProbe teamProbe;
     private final Map<String, String> environment;
+    private final Path systemRoot;
 
     /** A doctor whose hook runs see only HOME, PATH and BATON_HOME of the layout. */
     public Doctor(InstallLayout layout, Path project, Duration httpTimeout) {
@@ -43,6 +45,13 @@ public final class Doctor {
 
     /** @param environment what the agents' hook commands run with, as the agents would pass it on */
     public Doctor(InstallLayout layout, Path project, Duration httpTimeout, Map<String, String> environment) {
+        this(layout, project, httpTimeout, environment, Path.of("/"));
+    }
+
+    /** @param systemRoot where the kernel's files are read from ({@code /}; a directory of stand-ins in tests) */
+    public Doctor(InstallLayout layout, Path project, Duration httpTimeout, Map<String, String> environment,
+            Path systemRoot) {
+        this.systemRoot = systemRoot;
         this.layout = layout;
         this.project = project.toAbsolutePath().normalize();
         this.probe = new HealthProbe(httpTimeout);
@@ -61,11 +70,13 @@ public final class Doctor {
                 ? Check.ok("PATH", layout.binDir() + " is on PATH")
                 : new Check(Status.SKIPPED, "PATH", layout.binDir() + " is not on PATH; the hooks do not need it, to run"
                         + " `baton` yourself: export PATH=\"" + layout.binDir() + ":$PATH\"", ""));
+        // The wrapper's probe asks no sidecar; each agent's shell line then says the mode it found.
+        Check shellGuard = ShellWrapperChecks.kernel(layout, environment, UsernsRestriction.read(systemRoot));
         // The agents' hooks run first: they start a sidecar that is not running, as they would for the agent.
-        new AgentChecks(layout, project, environment).addTo(checks, AgentWirings.ALL);
+        new AgentChecks(layout, project, environment, ShellWrapperChecks.Mode.of(shellGuard)).addTo(checks, AgentWirings.ALL);
         checks.add(6, sidecar());
         checks.add(7, serviceMode());
-        checks.add(8, ShellWrapperChecks.kernel(layout, environment));
+        checks.add(8, shellGuard);
         team().ifPresent(checks::add);
         return checks;
     }

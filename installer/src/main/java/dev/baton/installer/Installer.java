@@ -1,6 +1,8 @@
 package dev.baton.installer;
 
 import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.apparmor.ShellWrapperProfile;
+import dev.baton.installer.apparmor.UsernsRestriction;
 import dev.baton.installer.agents.InstallPlan;
 import dev.baton.installer.agents.Target;
 import dev.baton.installer.config.ConfigEdits;
@@ -12,6 +14,8 @@ import dev.baton.installer.program.ProgramFiles;
 import dev.baton.installer.program.ProgramSource;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * {@code baton install}: puts the program files in place, then merges Baton's hooks and MCP server into
@@ -24,9 +28,17 @@ public final class Installer {
     private final ProgramSource program;
     private final PrintWriter out;
     private final PrintWriter err;
+    private final Path systemRoot;
 
     public Installer(InstallLayout layout, HookScript script, ProgramSource program, PrintWriter out, PrintWriter err) {
+        this(layout, script, program, out, err, Path.of("/"));
+    }
+
+    /** @param systemRoot where the kernel's files are read from ({@code /}; a directory of stand-ins in tests) */
+    public Installer(InstallLayout layout, HookScript script, ProgramSource program, PrintWriter out, PrintWriter err,
+            Path systemRoot) {
         this.layout = layout;
+        this.systemRoot = systemRoot;
         this.script = script;
         this.program = program;
         this.out = out;
@@ -49,11 +61,13 @@ public final class Installer {
                 agent.planInstall(stage, plan);
             }
         }
+        Optional<Path> profile;
         try {
             if (!dryRun) {
                 prepareHome();
             }
             new ProgramFiles(layout).install(script, program, dryRun).forEach(out::println);
+            profile = writeAppArmorProfile(dryRun);
             ConfigEdits.apply(plan.json().edits(), dryRun, out);
             for (InstallPlan.WholeFile file : plan.wholeFiles()) {
                 out.println(file.write(dryRun));
@@ -66,9 +80,34 @@ public final class Installer {
         }
         plan.skipped().forEach(out::println);
         printNotes(target);
+        profile.ifPresent(file -> out.println(ShellWrapperProfile.installNote(file)));
         out.flush();
         err.flush();
         return 0;
+    }
+
+    /**
+     * Where AppArmor restricts user namespaces and no profile lets the wrapper make one, writes that profile beside the
+     * wrapper, for the root step the install then prints; Baton itself never runs as root.
+     */
+    private Optional<Path> writeAppArmorProfile(boolean dryRun) throws IOException {
+        UsernsRestriction userns = UsernsRestriction.read(systemRoot);
+        if (!userns.restrictsUserns()) {
+            return Optional.empty();
+        }
+        Path wrapper = layout.shellWrapper();
+        String profile;
+        try {
+            profile = ShellWrapperProfile.text(wrapper);
+        } catch (IllegalArgumentException e) {
+            out.println("  skipped           AppArmor profile for the shell wrapper: " + e.getMessage());
+            return Optional.empty();
+        }
+        if (!userns.needsProfile(profile)) {
+            return Optional.empty();
+        }
+        out.println(ShellWrapperProfile.write(wrapper, dryRun));
+        return Optional.of(ShellWrapperProfile.file(wrapper));
     }
 
     /** BATON_HOME and its token, as the sidecar makes them (one code, in BatonHome), so both exist from install on. */

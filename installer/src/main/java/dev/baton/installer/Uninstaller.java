@@ -1,6 +1,8 @@
 package dev.baton.installer;
 
 import dev.baton.installer.agents.AgentWiring;
+import dev.baton.installer.apparmor.ShellWrapperProfile;
+import dev.baton.installer.apparmor.UsernsRestriction;
 import dev.baton.installer.agents.Target;
 import dev.baton.installer.agents.UninstallPlan;
 import dev.baton.installer.config.ConfigEdits;
@@ -32,10 +34,17 @@ public final class Uninstaller {
 
     private final InstallLayout layout;
     private final PrintWriter out;
+    private final Path systemRoot;
 
     public Uninstaller(InstallLayout layout, PrintWriter out) {
+        this(layout, out, Path.of("/"));
+    }
+
+    /** @param systemRoot where the kernel's files are read from ({@code /}; a directory of stand-ins in tests) */
+    public Uninstaller(InstallLayout layout, PrintWriter out, Path systemRoot) {
         this.layout = layout;
         this.out = out;
+        this.systemRoot = systemRoot;
     }
 
     /**
@@ -77,6 +86,8 @@ public final class Uninstaller {
             }
             if (purge) {
                 stopSidecarRunningFromTheProgram(dryRun);
+                // Before the program files, so the directory they leave empty goes with them.
+                ShellWrapperProfile.delete(layout.shellWrapper(), dryRun).ifPresent(out::println);
                 new ProgramFiles(layout).purge(dryRun).forEach(out::println);
             }
         } catch (IOException e) {
@@ -88,6 +99,10 @@ public final class Uninstaller {
             out.println("Nothing to remove: no Baton entries found at " + target.scope() + " scope.");
         } else if (!purge) {
             out.println("Kept " + layout.launcher() + " and " + layout.hookScript() + "; add --purge to delete them too.");
+        }
+        if (purge && UsernsRestriction.read(systemRoot).hasProfile()) {
+            // Loading and unloading a profile needs root: the user does it, as they did the install's step.
+            out.println(ShellWrapperProfile.uninstallNote());
         }
         out.flush();
         return 0;

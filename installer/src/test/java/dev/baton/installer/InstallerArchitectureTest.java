@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The installer by role, from the bottom: where things are installed ({@code layout}); editing the agents' config
  * files ({@code config}); the doctor's checks and probes ({@code doctor}); what agents share and the interface each
- * implements ({@code agents}); and beside them the user service ({@code service}) and the program files ({@code
- * program}). Above the roles, one package per agent ({@code dev.baton.agent.claude}, …) and the one list of them
+ * implements ({@code agents}); and beside them the user service ({@code service}), the program files ({@code
+ * program}) and what AppArmor asks of the shell wrapper ({@code apparmor}). Above the roles, one package per agent ({@code dev.baton.agent.claude}, …) and the one list of them
  * ({@code dev.baton.agent}); the commands in {@code dev.baton.installer} compose them. An import points down only, so
  * no two packages import each other, and no agent's package knows another.
  */
@@ -27,8 +27,8 @@ class InstallerArchitectureTest {
     /** The one class that lists the agents. */
     private static final String REGISTRY = "dev.baton.agent";
     private static final String[] ROLES = {"dev.baton.installer.agents..", "dev.baton.installer.service..",
-        "dev.baton.installer.program..", "dev.baton.installer.doctor..", "dev.baton.installer.config..",
-        "dev.baton.installer.layout.."};
+        "dev.baton.installer.program..", "dev.baton.installer.apparmor..", "dev.baton.installer.doctor..",
+        "dev.baton.installer.config..", "dev.baton.installer.layout.."};
 
     private static JavaClasses installer;
 
@@ -47,6 +47,7 @@ class InstallerArchitectureTest {
                 .layer("Registry").definedBy(REGISTRY)
                 .layer("Agent packages").definedBy(AGENTS)
                 .layer("Agents").definedBy("dev.baton.installer.agents..")
+                .layer("AppArmor").definedBy("dev.baton.installer.apparmor..")
                 .layer("Service").definedBy("dev.baton.installer.service..")
                 .layer("Program").definedBy("dev.baton.installer.program..")
                 .layer("Doctor").definedBy("dev.baton.installer.doctor..")
@@ -56,10 +57,12 @@ class InstallerArchitectureTest {
                 .whereLayer("Registry").mayOnlyBeAccessedByLayers("Commands")
                 .whereLayer("Agent packages").mayOnlyBeAccessedByLayers("Registry")
                 .whereLayer("Agents").mayOnlyBeAccessedByLayers("Commands", "Registry", "Agent packages")
+                .whereLayer("AppArmor").mayOnlyBeAccessedByLayers("Commands", "Agents")
                 .whereLayer("Service").mayOnlyBeAccessedByLayers("Commands", "Doctor")
                 .whereLayer("Program").mayOnlyBeAccessedByLayers("Commands")
                 .whereLayer("Doctor").mayOnlyBeAccessedByLayers("Commands", "Agents", "Agent packages")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Commands", "Agents", "Agent packages", "Doctor", "Program")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Commands", "Agents", "AppArmor", "Agent packages", "Doctor",
+                        "Program")
                 .check(installer);
     }
 

@@ -61,6 +61,8 @@ final class TestMachine {
     final Path home;
     final Path project;
     final Path jar;
+    /** The root the kernel's files are read from: empty (no AppArmor) until a test lays some out. */
+    final Path system;
     final Map<String, String> env = new HashMap<>();
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -70,6 +72,7 @@ final class TestMachine {
         this.home = Files.createDirectories(root.resolve("home/dev"));
         this.project = Files.createDirectories(root.resolve("work/shop"));
         this.jar = root.resolve("dist/baton-0.1.0.jar");
+        this.system = Files.createDirectories(root.resolve("system"));
         Files.createDirectories(jar.getParent());
         Files.write(jar, "PK\u0003\u0004 stand-in jar".getBytes(StandardCharsets.UTF_8));
         env.put("HOME", home.toString());
@@ -82,11 +85,11 @@ final class TestMachine {
 
     Installer installer() {
         return new Installer(layout(), SCRIPT, new ProgramSource(jar, jar.toString()),
-                new PrintWriter(out, true), new PrintWriter(err, true));
+                new PrintWriter(out, true), new PrintWriter(err, true), system);
     }
 
     Uninstaller uninstaller() {
-        return new Uninstaller(layout(), new PrintWriter(out, true));
+        return new Uninstaller(layout(), new PrintWriter(out, true), system);
     }
 
     int install(Scope scope, AgentWiring... agents) throws InstallerException {

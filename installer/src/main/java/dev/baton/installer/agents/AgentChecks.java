@@ -41,9 +41,13 @@ public final class AgentChecks {
     private final HookProbe probe;
     private final McpProbe mcpProbe;
     private final Map<String, String> environment;
+    private final ShellWrapperChecks.Mode shellMode;
 
-    public AgentChecks(InstallLayout layout, Path project, Map<String, String> environment) {
+    /** @param shellMode how shell commands run on this machine, which each agent's shell line then says */
+    public AgentChecks(InstallLayout layout, Path project, Map<String, String> environment,
+            ShellWrapperChecks.Mode shellMode) {
         this.layout = layout;
+        this.shellMode = shellMode;
         this.project = project;
         this.environment = Map.copyOf(environment);
         this.probe = new HookProbe(environment);
@@ -52,7 +56,10 @@ public final class AgentChecks {
 
     public void addTo(List<Check> checks, List<AgentWiring> agents) {
         for (AgentWiring agent : agents) {
-            checks.addAll(agent.diagnose(this));
+            String shell = ShellWrapperChecks.subject(agent);
+            agent.diagnose(this).stream()
+                    .map(check -> check.subject().equals(shell) ? shellMode.apply(check) : check)
+                    .forEach(checks::add);
         }
     }
 
