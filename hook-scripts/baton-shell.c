@@ -932,6 +932,9 @@ static int watch_sock = -1;
 static Text watch_reply;
 static int retry_millis = 0;
 
+/* How long the binder waits before it first asks for changes: the most a file taken meanwhile waits for its bind. */
+#define FIRST_WATCH_DELAY_MS 40
+
 static void ask_for_changes(void) {
     Text body = {0};
     appendf(&body, "%s\n%s\n", ticket, plan.version);
@@ -1175,7 +1178,14 @@ static void binder(int report) {
         close(quiet);
     }
     int watching = can_bind && *ticket, command_running = 1;
-    long long retry_at = 0; /* when to ask the sidecar again after a failed request (monotonic ms), 0: now */
+    /*
+     * When to ask the sidecar next (monotonic ms). The first question waits a moment: most commands end before it,
+     * and cost the sidecar nothing more; a change meanwhile is answered at once when it comes, the plan's version
+     * being older.
+     */
+    struct timespec begun;
+    clock_gettime(CLOCK_MONOTONIC, &begun);
+    long long retry_at = (long long) begun.tv_sec * 1000 + begun.tv_nsec / 1000000 + FIRST_WATCH_DELAY_MS;
     for (;;) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);

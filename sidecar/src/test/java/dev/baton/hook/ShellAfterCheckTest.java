@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,24 +19,9 @@ import org.junit.jupiter.api.Test;
  * background command is checked when it really ends. Two stand-in agents (real processes), a real repository, the real
  * hook.
  */
-class ShellAfterCheckTest extends HookFixture {
+class ShellAfterCheckTest extends TwoAgentsFixture {
 
-    static final String CART = "src/main/java/shop/Cart.java";
 
-    StandInAgent a;
-    StandInAgent b;
-
-    @BeforeEach
-    void startAgents() throws Exception {
-        a = StandInAgent.start(harness, "a", "aaaaaaaa-1111-4000-8000-000000000001");
-        b = StandInAgent.start(harness, "b", "bbbbbbbb-2222-4000-8000-000000000002");
-    }
-
-    @AfterEach
-    void stopAgents() {
-        a.close();
-        b.close();
-    }
 
     private List<AuditEntry> conflicts() {
         return harness.baton().ledger().store().auditSince(0, 10_000).stream()

@@ -8,37 +8,16 @@ import dev.baton.state.AuditEntry;
 import dev.baton.support.EventClient;
 import java.nio.file.Files;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Shell commands of two stand-in agents (real processes) in one real git repository: each command goes through
  * the real hook script before and after it, and really runs in between.
  */
-class ShellCommandHookTest extends HookFixture {
+class ShellCommandHookTest extends TwoAgentsFixture {
 
-    static final String CART = "src/main/java/shop/Cart.java";
     static final String ORDER = "src/main/java/shop/Order.java";
 
-    StandInAgent a;
-    StandInAgent b;
-
-    @BeforeEach
-    void startAgents() throws Exception {
-        a = StandInAgent.start(harness, "a", "aaaaaaaa-1111-4000-8000-000000000001");
-        b = StandInAgent.start(harness, "b", "bbbbbbbb-2222-4000-8000-000000000002");
-    }
-
-    @AfterEach
-    void stopAgents() {
-        a.close();
-        b.close();
-    }
-
-    private String content(String file) throws Exception {
-        return Files.readString(harness.repo().path(file));
-    }
 
     @Test
     void sedOnAFileAnotherSessionHoldsIsDeniedNamingFileHolderAndCommandAndTheFileStaysUnchanged() throws Exception {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,37 +12,10 @@ import org.junit.jupiter.api.Test;
  * real wrapper ({@code baton-shell}) while it runs. What the checks before a
  * command cannot read, the kernel stops: a file another session holds is read-only for the command.
  */
-class ShellEnforcementTest extends HookFixture {
+class ShellEnforcementTest extends TwoAgentsFixture {
 
-    static final String CART = "src/main/java/shop/Cart.java";
     static final String ORDER = "src/main/java/shop/Order.java";
 
-    StandInAgent a;
-    StandInAgent b;
-
-    @BeforeEach
-    void startAgents() throws Exception {
-        a = StandInAgent.start(harness, "a", "aaaaaaaa-1111-4000-8000-000000000001");
-        b = StandInAgent.start(harness, "b", "bbbbbbbb-2222-4000-8000-000000000002");
-    }
-
-    @AfterEach
-    void stopAgents() {
-        a.close();
-        b.close();
-    }
-
-    private String content(String file) throws Exception {
-        return Files.readString(harness.repo().path(file));
-    }
-
-    /** A holds Cart.java with a change of its own. */
-    private void aHoldsCart() throws Exception {
-        StandInAgent.WrappedCall first = a.bashWrapped("sed -i 's/original/by A/' " + CART);
-        assertThat(first.denied()).isFalse();
-        assertThat(content(CART)).as("%s / %s / %s", first.command().exit(), first.command().stderr(), first.command().stdout()).contains("by A");
-        assertThat(harness.holderOf(CART)).contains(a.sessionId());
-    }
 
     @Test
     void aWriteNoCheckBeforeTheCommandCanReadFailsOnTheHeldFileAndTheAgentReadsWhy() throws Exception {
