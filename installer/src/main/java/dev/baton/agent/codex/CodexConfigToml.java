@@ -63,7 +63,7 @@ public final class CodexConfigToml {
             "BATON_SHELL_AFTER_CHECK", "BATON_SHELL_ALLOW", "BATON_SHELL_DENY", "BATON_SHELL_GIT_TIMEOUT_MS",
             "BATON_SHELL_INDEX_WAIT_MS", "BATON_SHELL_ENFORCE", "BATON_SHELL_GUARD_MAX", "BATON_AUDIT_MAX_AGE",
             "BATON_AUDIT_MAX_ROWS", "BATON_TEAM_URL", "BATON_TEAM_SCOPE", "BATON_TEAM_MACHINE", "BATON_TEAM_TTL",
-            "BATON_TEAM_STRICT");
+            "BATON_TEAM_STRICT", "BATON_VERSION_MAX_FILE", "BATON_VERSIONS_MAX_TOTAL", "BATON_VERSIONS_MAX_AGE");
 
     /**
      * Seconds Codex waits for Baton's MCP server to answer initialize (its default is 10): the server may be
