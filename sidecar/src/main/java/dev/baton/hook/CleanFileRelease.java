@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * refused): the files that are clean against git (no staged or unstaged change, not untracked) and have no
  * edit in flight go back to everyone (in a team, only once their last commit reached the shared remote); dirty
  * files stay held until the session ends. Git runs outside the ledger; {@link LockTable#releaseIfUnchanged} then frees
- * only locks that no edit touched since they were observed, so no edit slips between check and release.
+ * only locks that no edit touched since they were observed, so no edit slips between check and release. Git is asked
+ * about the observed files only, so a turn's end costs what the session holds, not what the repository holds: a
+ * change to a file the session does not hold is not this check's to find (the check after a shell command claims it).
  */
 final class CleanFileRelease {
 
@@ -91,7 +93,7 @@ final class CleanFileRelease {
         List<FileLock> clean = new ArrayList<>();
         byRepo.forEach((root, repoLocks) -> {
             try {
-                Set<Path> changed = git.changedFiles(root);
+                Set<Path> changed = git.changedAmong(root, repoLocks.stream().map(lock -> Path.of(lock.file())).toList());
                 for (FileLock lock : repoLocks) {
                     if (changed.contains(Path.of(lock.file())) || !locks.mayReleaseWhenClean(lock.file())) {
                         kept.add(lock.file());

@@ -237,8 +237,11 @@ public final class ShellBench {
         }
     }
 
-    /** A committed repository of {@code files} files in directories of 100, {@code dirty} of them modified. */
-    private static Path repo(Path root, int files, int dirty) throws Exception {
+    /**
+     * A committed repository of {@code files} files in directories of 100 ({@code src/dN/FI.java}), {@code dirty} of
+     * them modified. Also the turn-end benchmark's.
+     */
+    static Path repo(Path root, int files, int dirty) throws Exception {
         Files.createDirectories(root);
         git(root, "init", "-q", "-b", "main");
         for (int i = 0; i < files; i++) {
@@ -254,7 +257,7 @@ public final class ShellBench {
         return root.toRealPath();
     }
 
-    private static void git(Path root, String... args) throws IOException, InterruptedException {
+    static void git(Path root, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
         command.addAll(List.of(args));
         Process git = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -264,7 +267,7 @@ public final class ShellBench {
     }
 
     /** Posts hook payloads as the hook script does, with this process standing in for the agent. */
-    private static final class Client {
+    static final class Client {
         private final HttpClient http = HttpClient.newHttpClient();
         private final String endpoint;
         private final String token;

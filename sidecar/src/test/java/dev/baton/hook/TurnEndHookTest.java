@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 /** SessionStart, PostToolUse, Stop and SessionEnd through the real hook script, against a real git repository. */
 class TurnEndHookTest extends HookFixture {
 
+    private static final String CART = "src/main/java/shop/Cart.java";
+    private static final String ORDER = "src/main/java/shop/Order.java";
+
     /** A complete Claude edit of {@code file}: PreToolUse, then PostToolUse. */
     private void edit(String file) throws Exception {
         String path = harness.repo().path(file).toString();
@@ -72,6 +75,74 @@ class TurnEndHookTest extends HookFixture {
         assertThat(stop.silent()).isTrue();
         assertThat(harness.filesHeldBy(CLAUDE_SESSION))
                 .containsExactly("src/main/java/shop/Coupon.java", "src/main/java/shop/Order.java");
+    }
+
+    @Test
+    void stopKeepsADeletedAStagedAnUntrackedAndAChangedFileAndReleasesACleanOneWhateverTheirNames() throws Exception {
+        harness.repo().write("docs/a*b [draft].md", "committed\n");
+        harness.repo().write("docs/aXb [draft].md", "committed\n");
+        harness.repo().write("notes/with space.txt", "committed\n");
+        harness.repo().git("add", "-A");
+        harness.repo().git("commit", "-qm", "notes");
+        for (String file : List.of(CART, ORDER, "docs/a*b [draft].md", "notes/with space.txt", "src/new/Untracked.java")) {
+            edit(file);
+        }
+        java.nio.file.Files.delete(harness.repo().path(CART));
+        harness.repo().write(ORDER, "staged, and the same in the working tree since\n");
+        harness.repo().git("add", ORDER);
+        harness.repo().write("docs/aXb [draft].md", "changed, by no session: a pattern a*b would match it\n");
+        harness.repo().write("notes/with space.txt", "changed\n");
+        harness.repo().write("src/new/Untracked.java", "a new file, never added\n");
+
+        harness.run("claude", "Stop", harness.sample("claude-stop.json"));
+
+        assertThat(harness.filesHeldBy(CLAUDE_SESSION)).containsExactlyInAnyOrder(
+                CART, ORDER, "notes/with space.txt", "src/new/Untracked.java");
+    }
+
+    /** Git's status of the whole tree fails on a submodule whose repository is gone; the held files' own does not. */
+    @Test
+    void aBrokenSubmoduleElsewhereInTheRepositoryDoesNotKeepTheSessionsCleanFiles() throws Exception {
+        harness.repo().git("update-index", "--add", "--cacheinfo",
+                "160000," + harness.repo().git("rev-parse", "HEAD").strip() + ",vendor/sub");
+        harness.repo().git("commit", "-qm", "a submodule");
+        harness.repo().write("vendor/sub/.git", "gitdir: " + harness.dir().resolve("gone") + "\n");
+        edit(CART);
+        edit(ORDER);
+        harness.repo().write(ORDER, "changed\n");
+
+        harness.run("claude", "Stop", harness.sample("claude-stop.json"));
+
+        assertThat(harness.filesHeldBy(CLAUDE_SESSION)).containsExactly(ORDER);
+    }
+
+    /** More files than git is asked about by name: one status of the whole tree answers for all of them. */
+    @Test
+    void aTurnThatTookManyFilesReleasesTheCleanOnesAndKeepsTheChangedOnes() throws Exception {
+        List<String> files = new java.util.ArrayList<>();
+        StringBuilder patch = new StringBuilder("*** Begin Patch\n");
+        for (int i = 0; i < 150; i++) {
+            String file = "many/F" + i + ".txt";
+            files.add(file);
+            harness.repo().write(file, "committed " + i + "\n");
+            patch.append("*** Update File: ").append(file).append("\n@@\n-committed ").append(i).append("\n+edited\n");
+        }
+        harness.repo().git("add", "-A");
+        harness.repo().git("commit", "-qm", "many");
+        String payload = "{\"sessionId\":\"" + COPILOT_SESSION + "\",\"timestamp\":1732262402000,\"cwd\":\""
+                + harness.repo().root() + "\",\"toolName\":\"apply_patch\",\"toolArgs\":"
+                + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(patch.append("*** End Patch\n").toString()) + "}";
+        assertThat(harness.run("copilot", "preToolUse", payload).stdout()).doesNotContain("deny");
+        assertThat(harness.filesHeldBy(COPILOT_SESSION)).hasSize(150);
+        List<String> changed = new java.util.ArrayList<>();
+        for (int i = 0; i < 150; i += 10) {
+            harness.repo().write(files.get(i), "edited\n");
+            changed.add(files.get(i));
+        }
+
+        harness.run("copilot", "agentStop", harness.sample("copilot-sessionend.json"));
+
+        assertThat(harness.filesHeldBy(COPILOT_SESSION)).containsExactlyInAnyOrderElementsOf(changed);
     }
 
     @Test
