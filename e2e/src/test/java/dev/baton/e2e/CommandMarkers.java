@@ -10,9 +10,14 @@ import java.nio.file.Path;
 /**
  * Marker files outside the repository through which a test drives a long-running shell command of an agent: the
  * command marks its start, waits for the test's go, and marks that it tried; the test waits for those marks, never
- * for a time. The command's waits are bounded (about a minute) and end early once the test gives up.
+ * for a time. The command's waits are bounded and end early once the test gives up.
  */
 public final class CommandMarkers {
+
+    /** Seconds the command waits for the go: the other session's turn, on a loaded machine. */
+    private static final int GO_WAIT = 180;
+    /** Seconds it waits for the binder to make the file read-only: a wrapper that never does fails within this. */
+    private static final int BIND_WAIT = 20;
 
     private final Path started;
     private final Path go;
@@ -29,10 +34,10 @@ public final class CommandMarkers {
         output = dir.resolve("command-output");
     }
 
-    /** Shell that waits until {@code condition} holds, at most about a minute or until the test gives up. */
-    public String until(String condition) {
-        return "i=0; while ! { " + condition + "; } && [ ! -e " + giveUp + " ] && [ $i -lt 6000 ]; do sleep 0.01;"
-                + " i=$((i+1)); done";
+    /** Shell that waits until {@code condition} holds, at most about {@code seconds} or until the test gives up. */
+    private String until(String condition, int seconds) {
+        return "i=0; while ! { " + condition + "; } && [ ! -e " + giveUp + " ] && [ $i -lt " + seconds * 20 + " ];"
+                + " do sleep 0.05; i=$((i+1)); done";
     }
 
     /**
@@ -42,7 +47,7 @@ public final class CommandMarkers {
      */
     public String writeAfterGo(String file) {
         return "{ [ -w " + file + " ] && echo '" + file + " writable at start'; touch " + started + "; "
-                + until("[ -e " + go + " ]") + "; " + until("[ ! -w " + file + " ]") + "; "
+                + until("[ -e " + go + " ]", GO_WAIT) + "; " + until("[ ! -w " + file + " ]", BIND_WAIT) + "; "
                 + "python3 -c \"open('" + file + "', 'w').write('overwritten by the long-running command')\""
                 + " && echo 'the write went through' || echo 'the write was refused'; } 2>&1 | tee " + output
                 + "; touch " + tried;

@@ -281,7 +281,7 @@ class ClaudeCodeIT {
                  Claude holder = new Claude(machine, holderModel);
                  FakeModel runnerModel = new FakeModel(List.of(
                          Step.call("Bash", Map.of("command", markers.writeAfterGo("src/A.txt"),
-                                 "description", "Wait, then rewrite A.txt", "timeout", 120000)),
+                                 "description", "Wait, then rewrite A.txt", "timeout", 300000)),
                          Step.say("Done.")));
                  Claude runner = new Claude(machine, runnerModel)) {
                 runner.promptWithoutWaiting("Wait for the go, then rewrite src/A.txt.");
