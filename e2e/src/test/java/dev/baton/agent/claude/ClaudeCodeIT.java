@@ -3,6 +3,7 @@ package dev.baton.agent.claude;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.e2e.CommandMarkers;
 import dev.baton.e2e.FakeModel;
 import dev.baton.e2e.Machine;
 import dev.baton.e2e.Step;
@@ -257,6 +258,103 @@ class ClaudeCodeIT {
                         .contains(holder.sessionId().substring(0, 8));
                 assertThat(machine.locks()).contains("src/A.txt");
                 assertThat(machine.holderOf("src/A.txt")).isEqualTo(holder.sessionId());
+            }
+        }
+    }
+
+    /**
+     * A command that began while nothing was held follows the lock table while it runs: the second session's
+     * foreground command starts first and waits (bounded) for the test's marker; then the holder's edit takes the
+     * file, and the same running command finds it read-only. Its write is python's, which no check before a command
+     * reads, so only the kernel stops it.
+     */
+    @Test
+    void aLongRunningCommandStartedBeforeAnotherSessionTookTheFileCannotWriteItAfterwards() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("src/A.txt", "original\n");
+            machine.commitAll();
+            machine.install("--claude");
+            CommandMarkers markers = new CommandMarkers(root);
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "src/A.txt"), "content", "held work\n")),
+                    Step.say("Written.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel runnerModel = new FakeModel(List.of(
+                         Step.call("Bash", Map.of("command", markers.writeAfterGo("src/A.txt"),
+                                 "description", "Wait, then rewrite A.txt", "timeout", 300000)),
+                         Step.say("Done.")));
+                 Claude runner = new Claude(machine, runnerModel)) {
+                runner.promptWithoutWaiting("Wait for the go, then rewrite src/A.txt.");
+                markers.awaitStarted();
+
+                holder.prompt("Write src/A.txt.");
+                assertThat(machine.holderOf("src/A.txt")).as(() -> story(machine, holder)).isEqualTo(holder.sessionId());
+                markers.go();
+                runner.awaitTurnEnd();
+
+                assertThat(markers.output()).as(() -> story(machine, holder, runner))
+                        .contains("src/A.txt writable at start").contains("Read-only file system")
+                        .contains("the write was refused").doesNotContain("the write went through");
+                assertThat(runnerModel.everythingSent()).as("the tool result").contains("Read-only file system");
+                assertThat(machine.read("src/A.txt")).isEqualTo("held work\n");
+                assertThat(machine.holderOf("src/A.txt")).isEqualTo(holder.sessionId());
+            } finally {
+                markers.giveUp();
+            }
+        }
+    }
+
+    /**
+     * A session may not plant a pre-commit hook while another holds files in the repository: not with its Write tool
+     * (the hook denies it, naming a git hook), not with a redirect Baton reads before the command, and not with a
+     * write it cannot read (the hooks directory is read-only in the command). The holder's own commit then runs no
+     * planted code.
+     */
+    @Test
+    void aSecondSessionCannotPlantAPreCommitHookThatTheHoldersCommitWouldRun() throws Exception {
+        try (Machine machine = new Machine(root)) {
+            machine.write("src/A.txt", "original\n");
+            machine.commitAll();
+            machine.install("--claude");
+            Path ran = root.resolve("planted-hook-ran");
+            String hookFile = path(machine, ".git/hooks/pre-commit");
+            // As the model would type it into printf or a python string: the line breaks escaped.
+            String planted = "#!/bin/sh\\ntouch " + ran + "\\necho planted >> src/A.txt\\n";
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", path(machine, "src/A.txt"), "content", "held work\n")),
+                    Step.say("Written."),
+                    Step.call("Bash", Map.of("command", "git add src/A.txt && git commit -q -m 'Held work' -- src/A.txt",
+                            "description", "Commit A.txt")),
+                    Step.say("Committed.")));
+                 Claude holder = new Claude(machine, holderModel);
+                 FakeModel planterModel = new FakeModel(List.of(
+                         Step.call("Write", Map.of("file_path", hookFile, "content", planted.replace("\\n", "\n"))),
+                         Step.call("Bash", Map.of("command", "printf '" + planted + "' > .git/hooks/pre-commit"
+                                 + " && chmod +x .git/hooks/pre-commit", "description", "Install a pre-commit hook")),
+                         Step.call("Bash", Map.of("command", "python3 -c \"import os; p='.git/hooks/pre-commit';"
+                                 + " open(p,'w').write('" + planted + "'); os.chmod(p, 0o755)\"",
+                                 "description", "Install a pre-commit hook with python")),
+                         Step.say("Could not install it.")));
+                 Claude planter = new Claude(machine, planterModel)) {
+                holder.prompt("Write src/A.txt.");
+                await("the holder's Stop to keep its dirty file").atMost(SETTLE).untilAsserted(() ->
+                        assertThat(machine.locks()).containsExactly("src/A.txt"));
+
+                planter.prompt("Install a pre-commit hook.");
+
+                String sent = planterModel.everythingSent();
+                assertThat(sent).as(() -> story(machine, holder, planter))
+                        .contains("Baton blocked this edit").contains("is a git hook")
+                        .contains("would change what git runs in this repository")
+                        .contains("Read-only file system");
+                assertThat(machine.repo.resolve(".git/hooks/pre-commit")).doesNotExist();
+
+                holder.prompt("Commit src/A.txt.");
+
+                assertThat(machine.run(machine.repo, List.of("git", "log", "-1", "--format=%s")))
+                        .as(() -> story(machine, holder, planter)).isEqualTo("Held work\n");
+                assertThat(ran).doesNotExist();
+                assertThat(machine.read("src/A.txt")).isEqualTo("held work\n");
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.baton.agent.codex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.claude.Claude;
+import dev.baton.e2e.CommandMarkers;
 import dev.baton.e2e.FakeModel;
 import dev.baton.e2e.Machine;
 import dev.baton.e2e.Step;
@@ -131,6 +132,52 @@ class CodexCliIT {
                     assertThat(model.everythingSent()).as(machine.explain(model))
                             .contains("Read-only file system").contains("Held.txt (held by claude-code session");
                 }
+            }
+        }
+    }
+
+    /**
+     * The binder beside a Codex command follows the lock table while the command runs: a command that began before
+     * Claude Code took the file finds it read-only afterwards. Codex hands the model a command that outlives its
+     * wait as still running; the script pauses after the call until the command has tried its write.
+     */
+    @Test
+    void aLongRunningCommandStartedBeforeClaudeCodeTookTheFileCannotWriteItAfterwards() {
+        try (Machine machine = new Machine(root)) {
+            machine.write("Held.txt", "original\n");
+            machine.commitAll();
+            CommandMarkers markers = new CommandMarkers(root);
+            Step.Pause pause = new Step.Pause();
+            try (FakeModel holderModel = new FakeModel(List.of(
+                    Step.call("Write", Map.of("file_path", machine.repo.resolve("Held.txt").toString(),
+                            "content", "claude's\n")),
+                    Step.say("Written.")));
+                 FakeModel model = new FakeModel(List.of(
+                         Step.call("exec_command", Map.of("cmd", markers.writeAfterGo("Held.txt"))),
+                         pause,
+                         Step.say("Tried.")))) {
+                Codex.configure(machine, model);
+                machine.install("--claude", "--codex");
+                try (Claude holder = new Claude(machine, holderModel);
+                     Codex codex = new Codex(machine, "Wait for the go, then rewrite Held.txt.")) {
+                    markers.awaitStarted();
+
+                    holder.prompt("Write Held.txt.");
+                    assertThat(machine.holderOf("Held.txt")).as(machine.explain(holderModel)).isEqualTo(holder.sessionId());
+                    markers.go();
+                    markers.awaitTried();
+                    pause.resume();
+                    codex.awaitExit();
+
+                    assertThat(markers.output()).as(machine.explain(model)).contains("Held.txt writable at start")
+                            .contains("Read-only file system").contains("the write was refused")
+                            .doesNotContain("the write went through");
+                    assertThat(machine.read("Held.txt")).isEqualTo("claude's\n");
+                    assertThat(machine.holderOf("Held.txt")).isEqualTo(holder.sessionId());
+                }
+            } finally {
+                markers.giveUp();
+                pause.resume();
             }
         }
     }
