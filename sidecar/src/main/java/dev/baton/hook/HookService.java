@@ -193,7 +193,8 @@ final class HookService {
 
     private HookReply stop(HookCall call, long ppid) {
         String session = sessions.ensure(call, ppid);
-        shell.turnEnded(session);
+        // What a command settled only now changed of another session's file reaches its writer at its next call.
+        shell.turnEnded(session).forEach(line -> told(session, line));
         turnEnd.turnEnded(session);
         return HookReply.SILENT;
     }

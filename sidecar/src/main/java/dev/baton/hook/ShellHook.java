@@ -154,8 +154,8 @@ final class ShellHook {
     }
 
     /** The turn or the session ended: the session's commands still running have ended too. */
-    void turnEnded(String session) {
-        guard.turnEnded(session);
+    List<String> turnEnded(String session) {
+        return guard.turnEnded(session);
     }
 
     /**

@@ -33,6 +33,19 @@ class ShellAfterCheckTest extends TwoAgentsFixture {
     }
 
     @Test
+    void aCommandSettledOnlyAtTheTurnsEndTellsItsWriterAtItsNextCall() throws Exception {
+        assertThat(a.write(CART, "by A\n").stdout()).doesNotContain("deny");
+        String command = "python3 -c \"open('" + CART + "', 'a').write('by B')\"";
+        assertThat(b.announce(command, "toolu_unfinished").stdout()).doesNotContain("deny");
+        b.run(command); // its PostToolUse never comes: the turn's end settles it
+
+        b.stop();
+
+        assertThat(b.announce("true", "toolu_next").stdout()).contains("changed the working copy of " + CART)
+                .contains("which session aaaaaaaa… holds");
+    }
+
+    @Test
     void aHeldFileGitIgnoresIsStillCheckedAfterTheCommand() throws Exception {
         harness.repo().write(".gitignore", "local.env\n");
         assertThat(a.write("local.env", "TOKEN=a\n").stdout()).doesNotContain("deny");
