@@ -81,10 +81,12 @@ class SupervisorFromAgentsTest extends HookFixture {
     void anAgentsCommandCannotEndAnotherSessionWithTheSupervisorToken() throws Exception {
         assertThat(a.bashWrapped("git status").command().exit()).isZero();
         assertThat(harness.baton().sessions().find(a.sessionId())).isPresent();
-        // Nothing is held, so B's command runs without a namespace: it is still below B's agent process.
-        StandInAgent.WrappedCall call = b.bashWrapped(endSession(a.sessionId()));
+        // Run by B's agent outside the wrapper (every wrapped command is in a namespace, refused as such): it is
+        // still below B's agent process.
+        assertThat(b.announce("true", "toolu_b_first").stdout()).doesNotContain("deny"); // B's session, on its process
+        String answer = b.output(endSession(a.sessionId())).strip();
 
-        assertThat(call.command().stdout()).endsWith(" 403").contains("is the supervisor's, a person's")
+        assertThat(answer).endsWith(" 403").contains("is the supervisor's, a person's")
                 .contains("runs below claude-code session bbbbbbbb").contains("agent pid " + b.pid());
         assertThat(harness.baton().sessions().find(a.sessionId())).isPresent();
         assertThat(refusals()).singleElement().satisfies(entry -> {
