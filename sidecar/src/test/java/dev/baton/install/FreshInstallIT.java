@@ -73,7 +73,7 @@ class FreshInstallIT {
         FreshMachine.Result healthy = machine.doctor("--project", machine.repo.root().toString());
 
         assertThat(healthy.out()).as(healthy.out()).contains("✔ Claude hook run")
-                .contains("✔ Claude MCP run   initialize and tools/list answered: 10 tools").contains("All checks passed.");
+                .contains("✔ Claude MCP run   initialize and tools/list answered: 11 tools").contains("All checks passed.");
         assertThat(healthy.exit()).isZero();
         BatonHome home = machine.batonHome();
         home.writeAtomically(home.tokenFile(), "0".repeat(64) + "\n"); // not the running sidecar's token
