@@ -26,10 +26,14 @@ public record RepoIdentity(String id, String rootCommit) {
     private static final Pattern SCP_LIKE = Pattern.compile("^(?:[^@/]+@)?([^:/]+):(?!//)(.+)$");
     private static final Pattern URL = Pattern.compile("^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([^/:]+)(?::\\d+)?(/.*)?$");
 
-    /** The identity of the working tree at {@code root}; empty when it has neither an identity file nor an origin. */
-    public static Optional<RepoIdentity> of(Path root, Duration timeout) {
-        Optional<String> id = fromIdentityFile(root).or(() -> origin(root, timeout).map(url -> "origin:" + normalise(url)));
-        return id.map(value -> new RepoIdentity(value, rootCommit(root, timeout)));
+    /**
+     * The identity of the working tree at {@code root}; empty when it has neither an identity file nor an origin.
+     * Throws when git could not say (too slow on a loaded machine, say): that is not knowing, not "no origin".
+     */
+    public static Optional<RepoIdentity> of(Path root, Duration timeout) throws GitException {
+        Optional<String> file = fromIdentityFile(root);
+        Optional<String> id = file.isPresent() ? file : origin(root, timeout).map(url -> "origin:" + normalise(url));
+        return id.isEmpty() ? Optional.empty() : Optional.of(new RepoIdentity(id.get(), rootCommit(root, timeout)));
     }
 
     private static Optional<String> fromIdentityFile(Path root) {
@@ -45,29 +49,25 @@ public record RepoIdentity(String id, String rootCommit) {
         }
     }
 
-    private static Optional<String> origin(Path root, Duration timeout) {
-        try {
-            String url = new String(GitProcess.run(root, timeout, new byte[0], 1, "config", "--get", "remote.origin.url"),
-                    StandardCharsets.UTF_8).strip();
-            return url.isEmpty() ? Optional.empty() : Optional.of(url);
-        } catch (GitException e) {
-            return Optional.empty();
-        }
+    private static Optional<String> origin(Path root, Duration timeout) throws GitException {
+        // Exit 1 is git's "no such key": no origin. Anything else (a timeout) is thrown.
+        String url = new String(GitProcess.run(root, timeout, new byte[0], 1, "config", "--get", "remote.origin.url"),
+                StandardCharsets.UTF_8).strip();
+        return url.isEmpty() ? Optional.empty() : Optional.of(url);
     }
 
-    /** The branch checked out at {@code root}, or the commit when HEAD is detached; empty when git cannot say. */
-    public static Optional<String> branch(Path root, Duration timeout) {
-        try {
-            Optional<String> name = new FileHistory(timeout).branch(root);
-            if (name.isPresent()) {
-                return name;
-            }
-            String commit = new String(GitProcess.run(root, timeout, new byte[0], 128, "rev-parse", "-q", "--verify", "HEAD"),
-                    StandardCharsets.UTF_8).strip();
-            return commit.isEmpty() ? Optional.empty() : Optional.of(commit);
-        } catch (GitException e) {
-            return Optional.empty();
+    /**
+     * The branch checked out at {@code root}, or the commit when HEAD is detached; empty in a repository without a
+     * commit. Throws when git could not say.
+     */
+    public static Optional<String> branch(Path root, Duration timeout) throws GitException {
+        Optional<String> name = new FileHistory(timeout).branch(root);
+        if (name.isPresent()) {
+            return name;
         }
+        String commit = new String(GitProcess.run(root, timeout, new byte[0], 128, "rev-parse", "-q", "--verify", "HEAD"),
+                StandardCharsets.UTF_8).strip();
+        return commit.isEmpty() ? Optional.empty() : Optional.of(commit);
     }
 
     private static String rootCommit(Path root, Duration timeout) {

@@ -1,5 +1,6 @@
 package dev.baton.team;
 
+import dev.baton.git.GitException;
 import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
 import java.nio.file.Path;
@@ -26,13 +27,27 @@ final class RepositoryKeys {
         this.perBranch = perBranch;
     }
 
+    /** The file's key; empty for a file of this machine alone, and while git cannot name its repository. */
     Optional<SharedPath> of(String file) {
+        try {
+            return named(file);
+        } catch (GitException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The file's key, or a {@link GitException} when git could not name its repository in time: the claim of such a
+     * file is refused for now rather than taken as this machine's alone, which another machine would not see. A
+     * failed lookup is not remembered; the next one asks git again.
+     */
+    Optional<SharedPath> named(String file) throws GitException {
         Path path = Path.of(file);
         Optional<Path> root = RepoRoot.of(path);
         if (root.isEmpty() || root.get().equals(path)) {
             return Optional.empty();
         }
-        Optional<RepoIdentity> identity = identities.computeIfAbsent(root.get(), dir -> RepoIdentity.of(dir, GIT_BOUND));
+        Optional<RepoIdentity> identity = identity(root.get());
         if (identity.isEmpty()) {
             return Optional.empty();
         }
@@ -48,8 +63,22 @@ final class RepositoryKeys {
         return Optional.of(new SharedPath(repository, Normalizer.normalize(relative, Normalizer.Form.NFC)));
     }
 
-    /** The identity of the working tree at {@code root}, as {@link #of} uses it. */
+    /** The identity of the working tree at {@code root}, as {@link #of} uses it; empty while git cannot say. */
     Optional<RepoIdentity> identityOf(Path root) {
-        return identities.computeIfAbsent(root, dir -> RepoIdentity.of(dir, GIT_BOUND));
+        try {
+            return identity(root);
+        } catch (GitException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<RepoIdentity> identity(Path root) throws GitException {
+        Optional<RepoIdentity> known = identities.get(root);
+        if (known != null) {
+            return known;
+        }
+        Optional<RepoIdentity> found = RepoIdentity.of(root, GIT_BOUND);
+        identities.put(root, found);
+        return found;
     }
 }

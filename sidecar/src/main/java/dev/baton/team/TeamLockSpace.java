@@ -3,6 +3,7 @@ package dev.baton.team;
 import dev.baton.deadlock.Deadlocks;
 import dev.baton.deadlock.WaitSharing;
 import dev.baton.git.FileHistory;
+import dev.baton.git.GitException;
 import dev.baton.git.RepoIdentity;
 import dev.baton.git.RepoRoot;
 import dev.baton.home.BatonHome;
@@ -139,7 +140,14 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     public Map<String, Holder> claim(Session session, List<String> files) {
         Map<String, Holder> refused = new LinkedHashMap<>();
         for (String file : files) {
-            Optional<SharedPath> key = keys.of(file);
+            Optional<SharedPath> key;
+            try {
+                key = keys.named(file);
+            } catch (GitException e) {
+                refused.put(file, unknownHolder("git could not name this file's repository in time (" + e.getMessage()
+                        + "), so whether another machine holds it is not known; try again"));
+                continue;
+            }
             if (key.isEmpty() || !sameHistory(session, file, key.get())) {
                 continue; // not a file of a shared repository: this machine's alone
             }

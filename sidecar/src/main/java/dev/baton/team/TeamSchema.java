@@ -1,6 +1,7 @@
 package dev.baton.team;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -12,6 +13,8 @@ final class TeamSchema {
 
     /** Serialises schema creation among sidecars that start at once; any number that no other program uses. */
     private static final long SCHEMA_LOCK = 0x6261746f6e01L;
+    /** Raised whenever a statement below changes: a database at this version is not altered again. */
+    static final int VERSION = 1;
 
     private TeamSchema() {
     }
@@ -20,6 +23,12 @@ final class TeamSchema {
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             statement.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
+            if (version(statement) >= VERSION) {
+                // Made already: no statement here runs again. Even an "IF NOT EXISTS" ALTER locks its table against
+                // every reader and writer, and deadlocked with the claims of a machine already in the team.
+                connection.commit();
+                return;
+            }
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_machines (
                       machine text PRIMARY KEY, host text NOT NULL, lease_until timestamptz NOT NULL,
@@ -62,12 +71,30 @@ final class TeamSchema {
                     CREATE TABLE IF NOT EXISTS baton_team_event_counter (
                       only_row boolean PRIMARY KEY CHECK (only_row), seq bigint NOT NULL)""");
             statement.execute("INSERT INTO baton_team_event_counter VALUES (true, 0) ON CONFLICT DO NOTHING");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS baton_team_schema (
+                      only_row boolean PRIMARY KEY CHECK (only_row), version integer NOT NULL)""");
+            statement.execute("INSERT INTO baton_team_schema VALUES (true, " + VERSION + ") ON CONFLICT (only_row)"
+                    + " DO UPDATE SET version = EXCLUDED.version");
             connection.commit();
         } catch (SQLException e) {
             connection.rollback();
             throw e;
         } finally {
             connection.setAutoCommit(true);
+        }
+    }
+
+    /** The version the database's tables were made at; 0 before any (or before versions were recorded). */
+    private static int version(Statement statement) throws SQLException {
+        try (ResultSet made = statement.executeQuery("SELECT to_regclass('baton_team_schema') IS NOT NULL")) {
+            made.next();
+            if (!made.getBoolean(1)) {
+                return 0;
+            }
+        }
+        try (ResultSet row = statement.executeQuery("SELECT version FROM baton_team_schema")) {
+            return row.next() ? row.getInt(1) : 0;
         }
     }
 

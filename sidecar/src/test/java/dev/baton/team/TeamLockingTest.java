@@ -72,7 +72,7 @@ class TeamLockingTest {
     void aFileReleasedOnOneMachineCanBeTakenOnTheOther() {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
-        one.acquire("alice-session", alice, "src/App.java");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
         assertThat(two.acquire("bob-session", bob, "src/App.java").body().path("all_acquired").asBoolean()).isFalse();
 
         one.release("alice-session", alice, "src/App.java");
@@ -81,6 +81,50 @@ class TeamLockingTest {
                 two.acquire("bob-session", bob, "src/App.java").body().path("all_acquired").asBoolean());
         assertThat(one.acquire("alice-session", alice, "src/App.java").body().path("results").get(0)
                 .path("holder").path("machine").asText()).isEqualTo("machine-two");
+    }
+
+    @Test
+    void aFileWhoseRepositoryGitCannotNameIsRefusedForNowNotTakenAsThisMachinesAlone() throws IOException {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        Path config = one.workingTree().resolve(".git").resolve("config");
+        byte[] good = java.nio.file.Files.readAllBytes(config);
+        java.nio.file.Files.writeString(config, "[broken\n", java.nio.file.StandardOpenOption.APPEND); // git exits 128
+
+        TeamMember.Reply unnamed = one.acquire("alice-session", alice, "src/App.java");
+
+        assertThat(unnamed.status()).isEqualTo(200);
+        assertThat(unnamed.acquired()).as(unnamed.body().toString()).isFalse();
+        assertThat(unnamed.holder().path("note").asText()).contains("could not name").contains("try again");
+
+        java.nio.file.Files.write(config, good);
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).as("asked git again").isTrue();
+        TeamMember.Reply denied = two.acquire("bob-session", bob, "src/App.java");
+        assertThat(denied.acquired()).as("shared, not this machine's alone").isFalse();
+        assertThat(denied.holder().path("machine").asText()).isEqualTo("machine-one");
+    }
+
+    @Test
+    void aMachineJoinsWhileAnotherMachinesStatementIsOpenOnTheTeamsTablesAndTheOthersStayIn() throws Exception {
+        Path third = TeamMember.cloneOf(TestRepo.create(dir.resolve("origin3"), "src/App.java"),
+                "https://github.com/acme/shop", dir, "three");
+        try (java.sql.Connection busy = TeamPostgres.connect(url);
+             java.sql.Statement statement = busy.createStatement()) {
+            busy.setAutoCommit(false);
+            // What a machine in the team holds while it writes: its lease row and a session row, not yet committed.
+            statement.execute("UPDATE baton_team_machines SET renewed_at = now() WHERE machine = 'machine-one'");
+            statement.execute("UPDATE baton_team_sessions SET seen_at = now()");
+
+            TeamMember three = TeamMember.join(dir, url, "machine-three", third, Map.of());
+            try {
+                assertThat(three.connected()).as("joined without altering the tables in use").isTrue();
+            } finally {
+                busy.rollback();
+                three.close();
+            }
+        }
+        assertThat(one.connected()).isTrue();
+        assertThat(two.connected()).isTrue();
     }
 
     @Test
@@ -113,7 +157,8 @@ class TeamLockingTest {
     @Test
     void teamStatusShowsBothMachinesTheirLocksAndTheConnection() {
         String alice = one.register("alice-session");
-        one.acquire("alice-session", alice, "src/App.java", "src/Util.java");
+        JsonNode took = one.acquire("alice-session", alice, "src/App.java", "src/Util.java").body();
+        assertThat(took.path("all_acquired").asBoolean()).as(took.toString()).isTrue();
 
         JsonNode team = two.get("/v1/team").body().path("team");
 

@@ -102,6 +102,9 @@ final class TeamMember implements AutoCloseable {
                 SidecarAdapters.Modules.install(baton, env)));
         TeamMember member = new TeamMember(sidecar, null, sidecar.port(), home.readToken().orElseThrow(), clone);
         member.home = home.dir();
+        // A sidecar that could not reach the database at start (a loaded machine) joins on its next try: the tests
+        // begin in the team, not on this machine's word.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(member::connected);
         return member;
     }
 
@@ -111,6 +114,11 @@ final class TeamMember implements AutoCloseable {
         origin.git("clone", "-q", origin.root().toString(), clone.toString());
         dev.baton.git.TestRepo.create(clone).git("remote", "set-url", "origin", originUrl);
         return clone.toRealPath();
+    }
+
+    /** Whether this machine's sidecar is in the team now. */
+    boolean connected() {
+        return get("/v1/team").body().path("team").path("connected").asBoolean();
     }
 
     /** The machine's BATON_HOME. */
