@@ -46,6 +46,7 @@ public final class Enforcement {
 
     private final Baton baton;
     private final ShellSettings settings;
+    private final HardLinks links = new HardLinks();
 
     public Enforcement(Baton baton, ShellSettings settings) {
         this.baton = baton;
@@ -67,8 +68,9 @@ public final class Enforcement {
 
     /**
      * @param files canonical paths to make read-only: the files other sessions hold, those in the command's
-     *              repository first (one that does not exist yet is bound when it appears), then what would plant code
-     *              for them to run ({@link PlantedCode})
+     *              repository first (one that does not exist yet is bound when it appears), the other names of those
+     *              with hard links in their working tree ({@link HardLinks}), then what would plant code for them to
+     *              run ({@link PlantedCode})
      * @param pins the directories above those files, up to their repository's root, which no process of the command
      *             may rename or remove (shallowest first)
      * @param held the files of {@code files} other sessions hold that exist now: a change to one of them was its
@@ -166,6 +168,12 @@ public final class Enforcement {
         pins.removeIf(dir -> !Files.isDirectory(Path.of(dir), LinkOption.NOFOLLOW_LINKS));
         List<String> existing = files.stream().filter(file -> Files.exists(Path.of(file), LinkOption.NOFOLLOW_LINKS)).toList();
         List<String> binds = new ArrayList<>(files);
+        for (String file : existing) {
+            Path path = Path.of(file);
+            Path within = roots.getOrDefault(path.getParent(), Optional.empty()).filter(path::startsWith)
+                    .orElse(path.getParent());
+            links.of(file, within).stream().filter(link -> !binds.contains(link)).forEach(binds::add);
+        }
         planted.stream().filter(code -> !held.containsKey(code)).forEach(binds::add);
         String note = existing.isEmpty() ? "" : note(existing, held, cwd);
         return new Plan(Mode.BIND, binds, List.copyOf(pins), existing, note, "");

@@ -57,6 +57,24 @@ class ShellEnforcementTest extends TwoAgentsFixture {
     }
 
     @Test
+    void hardLinksMadeBeforeTheFileWasTakenAreReadOnlyTooWhereverTheyAreInTheRepository() throws Exception {
+        Path cart = harness.repo().path(CART);
+        Path beside = Files.createLink(cart.resolveSibling("Cart.copy"), cart);
+        Path elsewhere = Files.createLink(harness.repo().path("docs-cart.txt"), cart);
+        a.write(CART, "by A\n"); // the Write tool writes in place: the links stay links, and only Cart.java is taken
+        assertThat(harness.holderOf(CART)).contains(a.sessionId());
+        assertThat(harness.holderOf("docs-cart.txt")).isEmpty();
+
+        StandInAgent.WrappedCall call = b.bashWrapped("python3 -c \"open('" + beside + "', 'a').write('x')\";"
+                + " python3 -c \"import os; os.truncate('" + elsewhere + "', 0)\"; true");
+
+        assertThat(call.denied()).as(call.denied() ? call.denialReason() : "").isFalse();
+        assertThat(call.command().stderr()).contains("Read-only file system");
+        assertThat(content(CART)).isEqualTo("by A\n");
+        assertThat(Files.isSameFile(beside, cart) && Files.isSameFile(elsewhere, cart)).isTrue();
+    }
+
+    @Test
     void theCommandCannotUndoTheReadOnlyBindNorLeaveItsNamespace() throws Exception {
         aHoldsCart();
         Path cart = harness.repo().path(CART);
