@@ -113,6 +113,7 @@ static void appendf(Text *text, const char *format, ...) {
 static char **shell;        /* the program and its arguments, NULL-terminated */
 static char run[128] = "-"; /* the run whose end the sidecar wants reported, or "-" */
 static Text note;           /* Baton's words for the agent after a failure */
+#define NOTE_LIMIT 16384    /* the most of the note the binder hands the wrapper */
 static char home[4096];
 static unsigned budget = 6;
 
@@ -962,7 +963,15 @@ static void on_watch_answer(void) {
     int parsed = n == 0 && parse_reply(&watch_reply, &answer);
     if (parsed && answer.status == 200) {
         Plan next = {0};
-        read_plan(&answer, &next);
+        const char *words = read_plan(&answer, &next);
+        if (*words) {
+            /* The note as the lock table is now: a file taken while the command ran is named with its holder. */
+            note.length = 0;
+            append(&note, words, strlen(words));
+            while (note.length > 0 && note.text[note.length - 1] == '\n') {
+                note.text[--note.length] = '\0';
+            }
+        }
         apply(&next, NULL);
         free_plan(&plan);
         plan = next;
@@ -1245,9 +1254,12 @@ static void binder(int report) {
                         break;
                     }
                 }
-                int code[2] = {WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status),
-                               saw_refusal && ever_protected};
-                if (write(report, code, sizeof code) != sizeof code) {
+                /* The end: the exit code, whether a write hit a protected path, and the note as last answered. */
+                int length = note.length > NOTE_LIMIT ? NOTE_LIMIT : (int) note.length;
+                int code[3] = {WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status),
+                               saw_refusal && ever_protected, length};
+                if (write(report, code, sizeof code) != sizeof code
+                        || (length > 0 && write(report, note.text, (size_t) length) != length)) {
                     /* the wrapper is gone */
                 }
                 close(report);
@@ -1300,10 +1312,30 @@ static int run_and_wait(void) {
         return 127;
     }
     child = started[0];
-    int ended[2] = {127, 0};
+    int ended[3] = {127, 0, 0};
     while ((got = read(report[0], ended, sizeof ended)) < 0 && errno == EINTR) {
     }
     exit_code = got == sizeof ended ? ended[0] : 127;
+    if (got == sizeof ended && ended[2] > 0 && ended[2] <= NOTE_LIMIT) {
+        /* The binder's note names what the lock table held when it last asked, files taken meanwhile included. */
+        char *last = malloc((size_t) ended[2] + 1);
+        size_t have = 0;
+        while (last && have < (size_t) ended[2]) {
+            ssize_t n = read(report[0], last + have, (size_t) ended[2] - have);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                break;
+            }
+            have += (size_t) n;
+        }
+        if (last && have == (size_t) ended[2]) {
+            note.length = 0;
+            append(&note, last, have);
+        }
+        free(last);
+    }
     /* The binder goes on without this process; reaping it is whoever adopts it next. */
     if ((exit_code != 0 && started[1] > 0) || ended[1]) {
         if (note.length > 0) {

@@ -113,7 +113,8 @@ public final class HookRoutes {
      * {@code POST /v1/shell/watch}, body: the ticket the guard gave, a newline, the version of the plan the wrapper's
      * binder carries out, a newline, then the files it had to bind again since it last asked (their holder replaced
      * them), one per line. Answered once the plan differs from that version (a file taken or released), or after
-     * {@code ShellWatch.LONGEST} with the plan as it is: the plan alone ({@link #plan}).
+     * {@code ShellWatch.LONGEST} with the plan as it is: the plan ({@link #plan}), then the note as the guard's
+     * answer has it, naming the files read-only now and their holders.
      */
     private void watch(Context ctx) {
         String body = new String(ctx.bodyAsBytes(), StandardCharsets.UTF_8);
@@ -129,7 +130,7 @@ public final class HookRoutes {
             }
         }
         CompletableFuture<Enforcement.Plan> next = service.shellWatch(ticket, lines[1].strip(), rebound);
-        ctx.future(() -> next.thenAccept(plan -> text(ctx, plan(ctx, plan).toString())));
+        ctx.future(() -> next.thenAccept(plan -> text(ctx, plan(ctx, plan).append(plan.note()).toString())));
     }
 
     /**

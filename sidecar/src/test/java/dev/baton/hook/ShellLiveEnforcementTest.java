@@ -59,6 +59,23 @@ class ShellLiveEnforcementTest extends TwoAgentsFixture {
     }
 
     @Test
+    void theNoteOfACommandThatHitAFileTakenWhileItRanNamesTheFileAndItsHolder() throws Exception {
+        Path output = harness.dir().resolve("b-note.txt");
+        b.bashInBackground("touch started; " + until("[ ! -w " + CART + " ]") + "; echo by-B >> " + CART
+                + "; touch tried; true", output);
+        awaitMarker("started");
+
+        aHoldsCart();
+
+        awaitMarker("tried");
+        await().atMost(LONG_ENOUGH).until(() -> Files.readString(output).contains("Baton:"));
+        assertThat(Files.readString(output)).contains("Read-only file system")
+                .contains("Baton: files other sessions hold were read-only while this command ran: " + CART
+                        + " (held by claude-code session aaaaaaaa…, pid " + a.pid() + ")");
+        assertThat(content(CART)).doesNotContain("by-B");
+    }
+
+    @Test
     void aHeldFileItsHolderReplacesByRenameIsBoundAgainOnItsNewInode() throws Exception {
         aHoldsCart();
         Path output = harness.dir().resolve("b-output.txt");

@@ -247,7 +247,7 @@ final class StandInAgent implements AutoCloseable {
         Path script = Files.writeString(dir.resolve("command-" + calls.incrementAndGet() + ".sh"), command + "\n");
         String line = "cd " + quoted(repo.toString()) + " && . " + quoted(script.toString());
         step("CLAUDE_CODE_TOOL_USE_ID=" + toolUseId + " " + quoted(SHELL_WRAPPER.toString()) + " "
-                + quoted(line) + " < /dev/null > " + quoted(output.toString()) + " 2>&1 & true");
+                + quoted(line) + " < /dev/null 2>&1 | cat > " + quoted(output.toString()) + " & true"); // a pipe, as agents read
         ObjectNode post = (ObjectNode) Json.mapper().readTree(payload("PostToolUse", command, toolUseId));
         ((ObjectNode) post.get("tool_input")).put("run_in_background", true);
         hook("PostToolUse", post.toString());
