@@ -70,6 +70,12 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     private final Map<String, Claimed> claimed = new ConcurrentHashMap<>();
     /** Files other machines hold, as last heard: kept up by their events, used while the database does not answer. */
     private final Map<SharedPath, RemoteHold> elsewhere = new ConcurrentHashMap<>();
+    /**
+     * Files this machine had claimed and another machine holds now, found when the link (re)connected: this machine's
+     * lease lapsed meanwhile (its sidecar was killed and started again, paused, or cut off). The local lock is lost at
+     * its session's next call ({@link #lost}).
+     */
+    private final Map<String, RemoteHold> lapsed = new ConcurrentHashMap<>();
     /** Files granted while the database did not answer, to claim once it does. */
     private final Set<String> unsynced = ConcurrentHashMap.newKeySet();
     private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
@@ -274,6 +280,15 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     @Override
     public Map<String, Holder> lost(Session session, Collection<String> files) {
         Map<String, Holder> lost = new LinkedHashMap<>();
+        for (String file : files) {
+            RemoteHold taken = lapsed.remove(file);
+            if (taken != null) {
+                lost.put(file, holder(taken, "this machine's claim on it ended while its sidecar was stopped or cut off"
+                        + " for longer than BATON_TEAM_TTL (" + settings.ttl().toSeconds() + " s), and the other machine"
+                        + " took it (fencing number " + taken.fence() + "); your changes to it since were not made under"
+                        + " the lock, compare them with theirs"));
+            }
+        }
         Connection connection = link.claimsConnection();
         if (connection == null) {
             return lost; // cannot know: keep what is held (it is checked again on reconnect)
@@ -281,7 +296,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         boolean leaseInDoubt = link.leaseInDoubt();
         for (String file : files) {
             Claimed mine = claimed.get(file);
-            if (mine == null || (!leaseInDoubt && mine.epoch() == link.epoch())) {
+            if (lost.containsKey(file) || mine == null || (!leaseInDoubt && mine.epoch() == link.epoch())) {
                 continue;
             }
             try {
@@ -432,6 +447,19 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             TeamDatabase.Claim answer = claimInDatabase(connection, session, entry.getKey());
             if (answer instanceof TeamDatabase.Granted granted) {
                 claimed.put(file, new Claimed(entry.getKey(), granted.fence(), link.epoch()));
+            } else if (answer instanceof TeamDatabase.Held held && !unsynced.contains(file) && cause.equals(OFFLINE)) {
+                // Claimed before (by this sidecar, or by the one before it on this home) and taken since: not a
+                // double take but a lapsed lease, as after a pause. The other machine keeps it.
+                elsewhere.put(entry.getKey(), held.hold());
+                claimed.remove(file);
+                lapsed.put(file, held.hold());
+                tell(session.id(), "Baton: " + file + " is no longer yours: this machine's sidecar was stopped or cut off"
+                        + " for longer than BATON_TEAM_TTL, and " + (held.hold().agent() == null ? "" : held.hold().agent()
+                        + " ") + "session " + held.hold().session() + " on machine " + held.hold().machine() + " took it."
+                        + " Your next edit of it is denied; compare your changes to it with theirs (`baton msg send "
+                        + held.hold().session() + " \"…\"`).");
+                LOG.warn("{} of session {} was taken by {} on machine {} while this machine's lease had lapsed", file,
+                        session.id(), held.hold().session(), held.hold().machine());
             } else if (answer instanceof TeamDatabase.Held held) {
                 RemoteHold other = held.hold();
                 elsewhere.put(entry.getKey(), other);

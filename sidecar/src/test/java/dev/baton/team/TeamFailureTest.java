@@ -76,6 +76,32 @@ class TeamFailureTest {
     }
 
     @Test
+    void aSidecarRestartedAfterAnotherMachineTookItsFileDoesNotGrantItAgain() throws Exception {
+        one = TeamMember.joinAsProcess(dir, url, "machine-one", first, SHORT_LEASE);
+        two = TeamMember.join(dir, url, "machine-two", second, SHORT_LEASE);
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        one.process().kill();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> two.acquire("bob-session", bob, "src/App.java").acquired());
+
+        one = one.killAndRestart(); // started again on the same home, as a hook starts it
+        TeamMember.HookRun told = one.edit("alice-session", "src/Util.java"); // its next call, of another file
+        TeamMember.Reply again = one.acquire("alice-session", alice, "src/App.java");
+
+        assertThat(again.acquired()).as(again.body().toString()).isFalse();
+        assertThat(again.holder().path("session").asText()).isEqualTo("bob-session");
+        assertThat(again.holder().path("machine").asText()).isEqualTo("machine-two");
+        assertThat(again.holder().path("note").asText()).doesNotContain("did not answer")
+                .contains("claim on it ended while its sidecar was stopped");
+        assertThat(told.out()).as(told.err()).contains("App.java is no longer yours")
+                .contains("session bob-session on machine machine-two took it");
+        assertThat(two.acquire("bob-session", bob, "src/App.java").body().path("results").get(0).path("reentrant")
+                .asBoolean()).as("the new holder keeps it").isTrue();
+    }
+
+    @Test
     void aPausedSidecarLosesItsFileAndItsSessionsNextEditIsDeniedSayingWhy() throws Exception {
         one = TeamMember.joinAsProcess(dir, url, "machine-one", first, SHORT_LEASE);
         two = TeamMember.join(dir, url, "machine-two", second, SHORT_LEASE);
