@@ -76,6 +76,8 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
      * its session's next call ({@link #lost}).
      */
     private final Map<String, RemoteHold> lapsed = new ConcurrentHashMap<>();
+    /** Another machine's last change of a file this machine claimed, as the claim found it: kept until the release. */
+    private final Map<String, LastChange> previousChange = new ConcurrentHashMap<>();
     /** Files granted while the database did not answer, to claim once it does. */
     private final Set<String> unsynced = ConcurrentHashMap.newKeySet();
     private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
@@ -207,6 +209,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 if (answer instanceof TeamDatabase.Granted granted) {
                     claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
                     unsynced.remove(file);
+                    if (granted.previous() != null) {
+                        previousChange.put(file, granted.previous());
+                    }
                     return granted.previous() == null ? Optional.empty() : refusedAsStale(file, key, granted.previous());
                 }
                 if (answer instanceof TeamDatabase.Held held) {
@@ -337,6 +342,19 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
 
     // --- the link's side: its own thread ---------------------------------------------------------------------
 
+    /**
+     * What a release records as the file's last change: this clone's last commit of it, unless this clone lacks
+     * another machine's later change that its claim found (a claim refused "pull first", or one that could not tell):
+     * then the record stays as it was, so every later session of a clone without that commit is stopped too.
+     */
+    private LastChange lastChangeOnRelease(String file, SharedPath key) {
+        LastChange previous = previousChange.remove(file);
+        if (previous != null && staleBase.problem(file, key, previous).isPresent()) {
+            return null;
+        }
+        return staleBase.lastChange(file, key, settings.machine());
+    }
+
     /** Gives back the claims of files the local table no longer holds; a file held again meanwhile keeps its new claim. */
     void flushReleases(Connection connection) throws SQLException {
         for (ClaimingSession session = redescribed.poll(); session != null; session = redescribed.poll()) {
@@ -351,7 +369,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 try {
                     counts.releases.incrementAndGet();
                     TeamDatabase.release(connection, settings.machine(), gone.path(), gone.fence(),
-                            staleBase.lastChange(file, gone.path(), settings.machine()));
+                            lastChangeOnRelease(file, gone.path()));
                 } catch (SQLException e) {
                     claimed.putIfAbsent(file, gone);
                     released.add(file);

@@ -69,6 +69,30 @@ class TeamStaleBaseTest {
     }
 
     @Test
+    void theRefusalHoldsForEverySessionOfTheStaleCloneNotOnlyTheFirst() throws IOException {
+        String alice = one.register("alice-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        first.write("src/App.java", "class App { int total; }\n");
+        first.git("commit", "-q", "-am", "total");
+        first.git("push", "-q", "origin", "main");
+        one.release("alice-session", alice, "src/App.java");
+        String bob = two.register("bob-session");
+        await().atMost(Duration.ofSeconds(30)).until(() -> two.acquire("bob-session", bob, "src/App.java"),
+                reply -> reply.holder().path("note").asText().startsWith("pull first"));
+        two.delete("/v1/sessions/bob-session", bob); // bob gives up and its session ends
+
+        String carol = two.register("carol-session");
+        TeamMember.Reply stale = two.acquire("carol-session", carol, "src/App.java");
+        TeamMember.Reply again = two.acquire("carol-session", carol, "src/App.java");
+
+        assertThat(stale.acquired()).as("the record of machine-one's commit outlived bob's refused claim").isFalse();
+        assertThat(stale.holder().path("note").asText()).startsWith("pull first").contains("machine-one");
+        assertThat(again.acquired()).as("and carol's own refused claim").isFalse();
+        second.git("pull", "-q", "origin", "main");
+        assertThat(two.acquire("carol-session", carol, "src/App.java").acquired()).isTrue();
+    }
+
+    @Test
     void aFileWhoseHolderDidNotChangeItMovesWithoutAPull() throws IOException {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
