@@ -28,7 +28,8 @@ final class StaleBase {
         }
         try {
             Optional<String> commit = history.lastCommit(root.get(), key.path());
-            return commit.map(c -> new LastChange(c, currentBranch(root.get()), machine, null)).orElse(null);
+            return commit.map(c -> new LastChange(c, currentBranch(root.get()), machine, null, pushed(root.get(), c)))
+                    .orElse(null);
         } catch (GitException e) {
             return null;
         }
@@ -45,7 +46,12 @@ final class StaleBase {
         }
         String commit = previous.commit();
         String problem = null;
-        if (!history.has(root, commit)) {
+        if (!history.has(root, commit) && Boolean.FALSE.equals(previous.pushed())) {
+            problem = "machine " + previous.machine() + " had not pushed it when its session let the file go, so `git pull`"
+                    + " cannot bring it until it is pushed: ask that"
+                    + " session (`baton msg send " + previous.session() + " \"…\"`) or whoever works there to push it,"
+                    + " then pull";
+        } else if (!history.has(root, commit)) {
             problem = "this clone does not have it; run `git pull` (or `git fetch` and merge " + (previous.branch() == null
                     ? "their branch" : "origin/" + previous.branch()) + ")";
         } else if (previous.branch() != null && !history.inHead(root, commit)
@@ -59,6 +65,14 @@ final class StaleBase {
                 + previous.machine() + " in commit " + commit.substring(0, Math.min(12, commit.length()))
                 + (previous.branch() == null ? "" : " on branch " + previous.branch()) + ", and " + problem
                 + ", then edit it again. Editing the older copy would lose one of the two changes in the merge");
+    }
+
+    private Boolean pushed(Path root, String commit) {
+        try {
+            return history.reachedARemote(root, commit);
+        } catch (GitException e) {
+            return null;
+        }
     }
 
     /**

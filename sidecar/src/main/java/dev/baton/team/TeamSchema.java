@@ -14,7 +14,7 @@ final class TeamSchema {
     /** Serialises schema creation among sidecars that start at once; any number that no other program uses. */
     private static final long SCHEMA_LOCK = 0x6261746f6e01L;
     /** Raised whenever a statement below changes: a database at this version is not altered again. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private TeamSchema() {
     }
@@ -60,6 +60,8 @@ final class TeamSchema {
                       repository text NOT NULL, path text NOT NULL, last_commit text NOT NULL, branch text,
                       machine text NOT NULL, session text NOT NULL, at timestamptz NOT NULL,
                       PRIMARY KEY (repository, path))""");
+            // Whether the last change had reached a remote of its clone: the advice is "pull" or "have it pushed".
+            statement.execute("ALTER TABLE baton_team_files ADD COLUMN IF NOT EXISTS pushed boolean");
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_events (
                       seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,

@@ -93,6 +93,28 @@ class TeamStaleBaseTest {
     }
 
     @Test
+    void aCommitTheOtherMachineNeverPushedIsAdvisedAsSuchNotAsAPullThatCannotBringIt() throws IOException {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        first.write("src/App.java", "class App { int total; }\n");
+        first.git("commit", "-q", "-am", "total"); // committed, not pushed
+        String commit = first.git("rev-parse", "HEAD").strip();
+        assertThat(one.delete("/v1/sessions/alice-session", alice).status()).isEqualTo(200); // its session ends
+
+        TeamMember.Reply refused = await().atMost(Duration.ofSeconds(30)).until(
+                () -> two.acquire("bob-session", bob, "src/App.java"), reply -> reply.holder().path("note").isTextual());
+
+        assertThat(refused.acquired()).isFalse();
+        assertThat(refused.holder().path("note").asText()).startsWith("pull first")
+                .contains(commit.substring(0, 12)).contains("machine machine-one had not pushed it")
+                .contains("baton msg send alice-session").doesNotContain("`git fetch` and merge");
+        first.git("push", "-q", "origin", "main");
+        second.git("pull", "-q", "origin", "main");
+        assertThat(two.acquire("bob-session", bob, "src/App.java").acquired()).isTrue();
+    }
+
+    @Test
     void aFileWhoseHolderDidNotChangeItMovesWithoutAPull() throws IOException {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
