@@ -49,24 +49,37 @@ final class TeamDatabase {
     /** The lease renewal, one statement whatever the machine holds. */
     enum Renewal { RENEWED, LAPSED, MISSING }
 
-    /** A renewal's answer, and how many claims the database has for the machine (-1 when it was missing). */
-    record Renewed(Renewal renewal, long claims) {
+    /**
+     * A renewal's answer, how many claims the database has for the machine (-1 when it was missing), and the
+     * database's clock when it answered (null when it was missing).
+     */
+    record Renewed(Renewal renewal, long claims, java.time.Instant databaseNow) {
+    }
+
+    /** The database's clock, by which every time the team's tables hold is told. */
+    static java.time.Instant now(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery("SELECT now()")) {
+            row.next();
+            return row.getTimestamp(1).toInstant();
+        }
     }
 
     static Renewed renew(Connection connection, String machine, Duration ttl) throws SQLException {
         try (PreparedStatement renew = connection.prepareStatement("""
                 UPDATE baton_team_machines m SET lease_until = now() + ? * interval '1 millisecond', renewed_at = now()
                 FROM (SELECT lease_until AS was FROM baton_team_machines WHERE machine = ?) old
-                WHERE m.machine = ? RETURNING old.was < now(), (SELECT count(*) FROM baton_team_claims WHERE machine = ?)""")) {
+                WHERE m.machine = ? RETURNING old.was < now(), (SELECT count(*) FROM baton_team_claims WHERE machine = ?),
+                  now()""")) {
             renew.setLong(1, ttl.toMillis());
             renew.setString(2, machine);
             renew.setString(3, machine);
             renew.setString(4, machine);
             try (ResultSet row = renew.executeQuery()) {
                 if (!row.next()) {
-                    return new Renewed(Renewal.MISSING, -1);
+                    return new Renewed(Renewal.MISSING, -1, null);
                 }
-                return new Renewed(row.getBoolean(1) ? Renewal.LAPSED : Renewal.RENEWED, row.getLong(2));
+                return new Renewed(row.getBoolean(1) ? Renewal.LAPSED : Renewal.RENEWED, row.getLong(2),
+                        row.getTimestamp(3).toInstant());
             }
         }
     }

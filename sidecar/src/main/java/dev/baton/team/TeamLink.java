@@ -63,6 +63,8 @@ final class TeamLink implements AutoCloseable {
     private Connection status;
 
     private final TeamPosition position;
+    /** How far the database's clock is ahead of this sidecar's, as last measured (negative when behind). */
+    private volatile Duration databaseAhead = Duration.ZERO;
 
     TeamLink(TeamSettings settings, TeamLockSpace space, StatementCounts counts, TeamPosition position) {
         this.settings = settings;
@@ -100,6 +102,19 @@ final class TeamLink implements AutoCloseable {
                 || Duration.between(confirmedWall, Instant.now()).compareTo(half) > 0;
     }
 
+    /** How far the database's clock is ahead of this sidecar's: a time the database told, on this sidecar's clock. */
+    Duration databaseAhead() {
+        return databaseAhead;
+    }
+
+    /** The database said {@code databaseNow} between {@code before} and {@code after} of this sidecar's clock. */
+    private void clocksCompared(Instant databaseNow, Instant before, Instant after) {
+        if (databaseNow != null) {
+            Instant midway = before.plus(Duration.between(before, after).dividedBy(2));
+            databaseAhead = Duration.between(midway, databaseNow);
+        }
+    }
+
     Instant unreachableSince() {
         return unreachableSince;
     }
@@ -133,6 +148,9 @@ final class TeamLink implements AutoCloseable {
         try {
             TeamSchema.create(opened);
             TeamDatabase.join(opened, settings.machine(), settings.host(), settings.ttl());
+            Instant before = space.now();
+            Instant databaseNow = TeamDatabase.now(opened);
+            clocksCompared(databaseNow, before, space.now());
             confirmed();
             renewDueNanos = System.nanoTime() + settings.renewEvery().toNanos();
             try (Statement listen = opened.createStatement()) {
@@ -268,7 +286,9 @@ final class TeamLink implements AutoCloseable {
 
     private void renew(Connection connection) throws SQLException {
         counts.renewals.incrementAndGet();
+        Instant before = space.now();
         TeamDatabase.Renewed renewed = TeamDatabase.renew(connection, settings.machine(), settings.ttl());
+        clocksCompared(renewed.databaseNow(), before, space.now());
         TeamDatabase.Renewal renewal = renewed.renewal();
         int held = space.claimsHeld();
         if (renewal == TeamDatabase.Renewal.RENEWED && renewed.claims() < held) {

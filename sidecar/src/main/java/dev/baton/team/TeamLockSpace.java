@@ -725,9 +725,16 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 session.process() == null ? null : session.process().pid(), session.cwd(), session.startedAt());
     }
 
+    /** This sidecar's clock. */
+    Instant now() {
+        return Instant.now(clock);
+    }
+
+    /** Another machine's hold as this machine tells it: its start, told by the database's clock, on this one's. */
     private Holder holder(RemoteHold hold, String note) {
+        Instant since = hold.since() == null ? null : hold.since().minus(link.databaseAhead());
         return new Holder(hold.session(), hold.agent(), hold.pid(), hold.leaseValid() ? "alive" : "lease expired",
-                hold.host(), null, hold.since(), null, null, hold.name(), hold.plan(), hold.machine(), note);
+                hold.host(), null, since, null, null, hold.name(), hold.plan(), hold.machine(), note);
     }
 
     private Holder unknownHolder(String note) {

@@ -57,11 +57,9 @@ class TeamFailureTest {
 
     @Test
     void aKilledSidecarsFilesGoToTheOtherMachineOnlyOnceItsLeaseRanOut() throws Exception {
-        one = TeamMember.joinAsProcess(dir, url, "machine-one", first, SHORT_LEASE);
-        two = TeamMember.join(dir, url, "machine-two", second, SHORT_LEASE);
-        String alice = one.register("alice-session");
-        String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        String[] keys = aliceOnMachineOneHoldsApp();
+        String alice = keys[0];
+        String bob = keys[1];
 
         one.process().kill();
         boolean leaseLeftAtKill = leaseValid("machine-one");
@@ -77,11 +75,9 @@ class TeamFailureTest {
 
     @Test
     void aSidecarRestartedAfterAnotherMachineTookItsFileDoesNotGrantItAgain() throws Exception {
-        one = TeamMember.joinAsProcess(dir, url, "machine-one", first, SHORT_LEASE);
-        two = TeamMember.join(dir, url, "machine-two", second, SHORT_LEASE);
-        String alice = one.register("alice-session");
-        String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        String[] keys = aliceOnMachineOneHoldsApp();
+        String alice = keys[0];
+        String bob = keys[1];
         one.process().kill();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> two.acquire("bob-session", bob, "src/App.java").acquired());
@@ -103,11 +99,9 @@ class TeamFailureTest {
 
     @Test
     void aPausedSidecarLosesItsFileAndItsSessionsNextEditIsDeniedSayingWhy() throws Exception {
-        one = TeamMember.joinAsProcess(dir, url, "machine-one", first, SHORT_LEASE);
-        two = TeamMember.join(dir, url, "machine-two", second, SHORT_LEASE);
-        String alice = one.register("alice-session");
-        String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        String[] keys = aliceOnMachineOneHoldsApp();
+        String alice = keys[0];
+        String bob = keys[1];
         long fenceBefore = fenceOf("src/App.java");
 
         one.process().pause(true);
@@ -123,6 +117,23 @@ class TeamFailureTest {
         assertThat(resumed.holder().path("note").asText()).contains("lease on it lapsed").contains("fencing number");
         assertThat(two.acquire("bob-session", bob, "src/App.java").body().path("results").get(0).path("reentrant")
                 .asBoolean()).as("the new holder keeps it").isTrue();
+    }
+
+    /**
+     * Machine one (a sidecar in its own JVM, to kill or pause) and machine two, alice on one holding App.java and bob on
+     * two; returns their keys.
+     */
+    private String[] aliceOnMachineOneHoldsApp() {
+        one = TeamMember.joinAsProcess(dir, url, "machine-one", first, SHORT_LEASE);
+        try {
+            two = TeamMember.join(dir, url, "machine-two", second, SHORT_LEASE);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        return new String[] {alice, bob};
     }
 
     private boolean leaseValid(String machine) throws SQLException {

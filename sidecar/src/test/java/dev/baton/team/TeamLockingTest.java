@@ -22,13 +22,14 @@ class TeamLockingTest {
     Path dir;
 
     private String url;
+    private TestRepo origin;
     private TeamMember one;
     private TeamMember two;
 
     @BeforeEach
     void twoMachinesWithClonesOfOneRepository() throws IOException {
         url = TeamPostgres.newDatabase();
-        TestRepo origin = TestRepo.create(dir.resolve("origin"), "src/App.java", "src/Util.java");
+        origin = TestRepo.create(dir.resolve("origin"), "src/App.java", "src/Util.java");
         Path first = TeamMember.cloneOf(origin, "https://GitHub.com/acme/shop.git", dir, "one");
         Path second = TeamMember.cloneOf(origin, "git@github.com:acme/shop", dir, "two");
         one = TeamMember.join(dir, url, "machine-one", first, Map.of());
@@ -125,6 +126,27 @@ class TeamLockingTest {
         }
         assertThat(one.connected()).isTrue();
         assertThat(two.connected()).isTrue();
+    }
+
+    @Test
+    void aMachineWhoseClockIsTenMinutesFastTellsHowLongAFileWasHeldByTheDatabasesClock() throws IOException {
+        java.time.Clock fast = java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofMinutes(10));
+        Path third = TeamMember.cloneOf(origin, "https://github.com/acme/shop", dir, "three");
+        TeamMember ahead = TeamMember.join(dir, url, "machine-fast", third, Map.of(), fast);
+        try {
+            String alice = one.register("alice-session");
+            String carol = ahead.register("carol-session");
+            assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+
+            TeamMember.Reply denied = ahead.acquire("carol-session", carol, "src/App.java");
+
+            assertThat(denied.acquired()).isFalse();
+            java.time.Instant since = java.time.Instant.parse(denied.holder().path("since").asText());
+            assertThat(Duration.between(since, java.time.Instant.now(fast)).abs())
+                    .as("held for seconds, not ten minutes").isLessThan(Duration.ofMinutes(1));
+        } finally {
+            ahead.close();
+        }
     }
 
     @Test

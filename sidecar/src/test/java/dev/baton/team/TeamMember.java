@@ -91,11 +91,17 @@ final class TeamMember implements AutoCloseable {
 
     static TeamMember join(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings)
             throws IOException {
+        return join(dir, url, machine, clone, extraSettings, java.time.Clock.systemUTC());
+    }
+
+    /** A machine whose sidecar runs by {@code clock} (one whose clock is wrong, say). */
+    static TeamMember join(Path dir, String url, String machine, Path clone, Map<String, String> extraSettings,
+                           java.time.Clock clock) throws IOException {
         Map<String, String> env = new LinkedHashMap<>(extraSettings);
         env.put("BATON_TEAM_URL", url);
         env.put("BATON_TEAM_MACHINE", machine);
         BatonHome home = new BatonHome(dir.resolve(machine + "-home"));
-        SidecarOptions options = SidecarOptions.defaults(home, 0).withSweepEvery(Duration.ofHours(1))
+        SidecarOptions options = SidecarOptions.defaults(home, 0).withClock(clock).withSweepEvery(Duration.ofHours(1))
                 .inTeam(TeamSettings.fromEnvironment(env).orElseThrow());
         // The modules read the same settings (BATON_DEADLOCK_POLICY, …) as a sidecar started with them in its environment.
         Sidecar sidecar = Sidecar.start(options, baton -> SidecarAdapters.routes(baton,

@@ -49,11 +49,7 @@ class TeamStaleBaseTest {
     void aFileCommittedOnOneMachineIsRefusedOnAnotherUntilItsCloneHasThatCommit() throws IOException {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
-        first.write("src/App.java", "class App { int total; }\n");
-        first.git("commit", "-q", "-am", "total");
-        first.git("push", "-q", "origin", "main");
-        String commit = first.git("rev-parse", "HEAD").strip();
+        String commit = aliceCommits(alice, true);
         one.release("alice-session", alice, "src/App.java");
 
         TeamMember.Reply stale = await().atMost(Duration.ofSeconds(30)).until(
@@ -71,10 +67,7 @@ class TeamStaleBaseTest {
     @Test
     void theRefusalHoldsForEverySessionOfTheStaleCloneNotOnlyTheFirst() throws IOException {
         String alice = one.register("alice-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
-        first.write("src/App.java", "class App { int total; }\n");
-        first.git("commit", "-q", "-am", "total");
-        first.git("push", "-q", "origin", "main");
+        aliceCommits(alice, true);
         one.release("alice-session", alice, "src/App.java");
         String bob = two.register("bob-session");
         await().atMost(Duration.ofSeconds(30)).until(() -> two.acquire("bob-session", bob, "src/App.java"),
@@ -96,10 +89,7 @@ class TeamStaleBaseTest {
     void aCommitTheOtherMachineNeverPushedIsAdvisedAsSuchNotAsAPullThatCannotBringIt() throws IOException {
         String alice = one.register("alice-session");
         String bob = two.register("bob-session");
-        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
-        first.write("src/App.java", "class App { int total; }\n");
-        first.git("commit", "-q", "-am", "total"); // committed, not pushed
-        String commit = first.git("rev-parse", "HEAD").strip();
+        String commit = aliceCommits(alice, false);
         assertThat(one.delete("/v1/sessions/alice-session", alice).status()).isEqualTo(200); // its session ends
 
         TeamMember.Reply refused = await().atMost(Duration.ofSeconds(30)).until(
@@ -122,6 +112,17 @@ class TeamStaleBaseTest {
         one.release("alice-session", alice, "src/App.java");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> two.acquire("bob-session", bob, "src/App.java").acquired());
+    }
+
+    /** Alice on machine one takes App.java, changes and commits it, and pushes it or not; returns the commit. */
+    private String aliceCommits(String alice, boolean push) throws IOException {
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        first.write("src/App.java", "class App { int total; }\n");
+        first.git("commit", "-q", "-am", "total");
+        if (push) {
+            first.git("push", "-q", "origin", "main");
+        }
+        return first.git("rev-parse", "HEAD").strip();
     }
 
     private TestRepo cloneOf(Path remote, String name) throws IOException {
