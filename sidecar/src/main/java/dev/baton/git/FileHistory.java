@@ -24,6 +24,12 @@ public final class FileHistory {
         return commit.matches("[0-9a-f]{40,64}") ? Optional.of(commit) : Optional.empty();
     }
 
+    /** Whether the file's working copy (or its staged copy) differs from HEAD's: changes no commit has. */
+    public boolean uncommitted(Path root, String relative) throws GitException {
+        return !text(GitProcess.run(root, timeout, "status", "--porcelain", "--untracked-files=no", "--", relative))
+                .isEmpty();
+    }
+
     /**
      * Whether the commit is in some remote-tracking branch (as of the last fetch or push): "reached the shared
      * remote". A repository with no remote-tracking branch at all cannot tell, and says yes.

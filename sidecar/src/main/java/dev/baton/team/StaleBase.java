@@ -28,8 +28,8 @@ final class StaleBase {
         }
         try {
             Optional<String> commit = history.lastCommit(root.get(), key.path());
-            return commit.map(c -> new LastChange(c, currentBranch(root.get()), machine, null, pushed(root.get(), c)))
-                    .orElse(null);
+            return commit.map(c -> new LastChange(c, currentBranch(root.get()), machine, null, pushed(root.get(), c),
+                    uncommitted(root.get(), key.path()))).orElse(null);
         } catch (GitException e) {
             return null;
         }
@@ -65,6 +65,14 @@ final class StaleBase {
                 + previous.machine() + " in commit " + commit.substring(0, Math.min(12, commit.length()))
                 + (previous.branch() == null ? "" : " on branch " + previous.branch()) + ", and " + problem
                 + ", then edit it again. Editing the older copy would lose one of the two changes in the merge");
+    }
+
+    private Boolean uncommitted(Path root, String relative) {
+        try {
+            return history.uncommitted(root, relative);
+        } catch (GitException e) {
+            return null;
+        }
     }
 
     private Boolean pushed(Path root, String commit) {

@@ -126,11 +126,11 @@ final class TeamDatabase {
                   INSERT INTO baton_team_events (seq, at, machine, kind, repository, path, session, fence)
                   SELECT numbered.seq, now(), ?, 'claim', ?, ?, ?, claimed.fence FROM numbered, claimed)
                 SELECT claimed.fence, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                  f.last_commit, f.branch, f.machine, f.session, f.pushed
+                  f.last_commit, f.branch, f.machine, f.session, f.pushed, f.uncommitted
                 FROM claimed LEFT JOIN baton_team_files f ON f.repository = ? AND f.path = ? AND f.machine <> ?
                 UNION ALL
                 SELECT NULL, held.machine, m.host, held.session, s.agent, s.name, s.plan, s.pid, held.since, held.fence,
-                  m.lease_until > now(), NULL, NULL, NULL, NULL, NULL
+                  m.lease_until > now(), NULL, NULL, NULL, NULL, NULL, NULL
                 FROM baton_team_claims held
                 LEFT JOIN baton_team_sessions s ON s.machine = held.machine AND s.session = held.session
                 LEFT JOIN baton_team_machines m ON m.machine = held.machine
@@ -164,7 +164,7 @@ final class TeamDatabase {
                 if (row.getObject(1) != null) {
                     LastChange previous = row.getString(12) == null ? null
                             : new LastChange(row.getString(12), row.getString(13), row.getString(14), row.getString(15),
-                            (Boolean) row.getObject(16));
+                            (Boolean) row.getObject(16), (Boolean) row.getObject(17));
                     return new Granted(row.getLong(1), previous);
                 }
                 return new Held(hold(file, row, 2));
@@ -189,11 +189,13 @@ final class TeamDatabase {
                   DELETE FROM baton_team_claims WHERE repository = ? AND path = ? AND machine = ? AND fence = ?
                   RETURNING session, fence),
                 recorded AS (
-                  INSERT INTO baton_team_files (repository, path, last_commit, branch, machine, session, at, pushed)
-                  SELECT ?, ?, ?::text, ?, ?, gone.session, now(), ?::boolean FROM gone WHERE ?::text IS NOT NULL
+                  INSERT INTO baton_team_files (repository, path, last_commit, branch, machine, session, at, pushed,
+                    uncommitted)
+                  SELECT ?, ?, ?::text, ?, ?, gone.session, now(), ?::boolean, ?::boolean FROM gone
+                  WHERE ?::text IS NOT NULL
                   ON CONFLICT (repository, path) DO UPDATE SET last_commit = EXCLUDED.last_commit,
                     branch = EXCLUDED.branch, machine = EXCLUDED.machine, session = EXCLUDED.session, at = EXCLUDED.at,
-                    pushed = EXCLUDED.pushed),
+                    pushed = EXCLUDED.pushed, uncommitted = EXCLUDED.uncommitted),
                 numbered AS (
                   UPDATE baton_team_event_counter SET seq = seq + 1 WHERE EXISTS (SELECT 1 FROM gone)
                   RETURNING seq, pg_notify('baton_team', seq::text))
@@ -209,10 +211,11 @@ final class TeamDatabase {
             release.setString(8, last == null ? null : last.branch());
             release.setString(9, machine);
             release.setObject(10, last == null ? null : last.pushed(), java.sql.Types.BOOLEAN);
-            release.setString(11, last == null ? null : last.commit());
-            release.setString(12, machine);
-            release.setString(13, file.repository());
-            release.setString(14, file.path());
+            release.setObject(11, last == null ? null : last.uncommitted(), java.sql.Types.BOOLEAN);
+            release.setString(12, last == null ? null : last.commit());
+            release.setString(13, machine);
+            release.setString(14, file.repository());
+            release.setString(15, file.path());
             return release.executeUpdate() > 0;
         }
     }

@@ -212,7 +212,14 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                     if (granted.previous() != null) {
                         previousChange.put(file, granted.previous());
                     }
-                    return granted.previous() == null ? Optional.empty() : refusedAsStale(file, key, granted.previous());
+                    if (granted.previous() == null) {
+                        return Optional.empty();
+                    }
+                    Optional<Holder> stale = refusedAsStale(file, key, granted.previous());
+                    if (stale.isEmpty() && Boolean.TRUE.equals(granted.previous().uncommitted())) {
+                        tellLeftOver(session, file, granted.previous());
+                    }
+                    return stale;
                 }
                 if (answer instanceof TeamDatabase.Held held) {
                     elsewhere.put(key, held.hold());
@@ -254,6 +261,17 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         link.wake();
         return Optional.of(new Holder(previous.session(), null, null, Holder.RELEASED, null, null, null, null, null, null,
                 null, previous.machine(), problem.get()));
+    }
+
+    /**
+     * The file was let go on another machine with changes its clone still has and no commit does: as on one machine
+     * (lock/LeftOverWork), the session taking it is told, with the machine named, since its copy lacks them.
+     */
+    private void tellLeftOver(Session session, String file, LastChange previous) {
+        tell(session.id(), "Baton: " + file + " was let go on machine " + previous.machine() + " by session "
+                + previous.session() + " with uncommitted changes still in that clone: your copy does not have them."
+                + " Ask that session (`baton msg send " + previous.session() + " \"…\"`) or whoever works there to commit"
+                + " and push them, or agree they are dropped, before you build on the file.");
     }
 
     @Override

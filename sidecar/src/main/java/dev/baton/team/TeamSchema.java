@@ -14,7 +14,7 @@ final class TeamSchema {
     /** Serialises schema creation among sidecars that start at once; any number that no other program uses. */
     private static final long SCHEMA_LOCK = 0x6261746f6e01L;
     /** Raised whenever a statement below changes: a database at this version is not altered again. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     private TeamSchema() {
     }
@@ -62,6 +62,8 @@ final class TeamSchema {
                       PRIMARY KEY (repository, path))""");
             // Whether the last change had reached a remote of its clone: the advice is "pull" or "have it pushed".
             statement.execute("ALTER TABLE baton_team_files ADD COLUMN IF NOT EXISTS pushed boolean");
+            // Whether its clone still had changes of it that no commit has: the next holder anywhere is told.
+            statement.execute("ALTER TABLE baton_team_files ADD COLUMN IF NOT EXISTS uncommitted boolean");
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS baton_team_events (
                       seq bigint PRIMARY KEY, at timestamptz NOT NULL, machine text NOT NULL, kind text NOT NULL,

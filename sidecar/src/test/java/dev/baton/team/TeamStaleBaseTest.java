@@ -23,6 +23,7 @@ class TeamStaleBaseTest {
     @TempDir
     Path dir;
 
+    private String url;
     private TestRepo first;
     private TestRepo second;
     private TeamMember one;
@@ -30,7 +31,7 @@ class TeamStaleBaseTest {
 
     @BeforeEach
     void twoClonesOfOneRemote() throws IOException {
-        String url = TeamPostgres.newDatabase();
+        url = TeamPostgres.newDatabase();
         TestRepo seed = TestRepo.create(dir.resolve("seed"), "src/App.java");
         Path remote = dir.resolve("shop.git");
         seed.git("clone", "-q", "--bare", seed.root().toString(), remote.toString());
@@ -102,6 +103,21 @@ class TeamStaleBaseTest {
         first.git("push", "-q", "origin", "main");
         second.git("pull", "-q", "origin", "main");
         assertThat(two.acquire("bob-session", bob, "src/App.java").acquired()).isTrue();
+    }
+
+    @Test
+    void uncommittedWorkLeftOnAnotherMachineIsToldToTheNextSessionThatTakesTheFile() throws IOException {
+        String alice = one.register("alice-session");
+        String bob = two.register("bob-session");
+        assertThat(one.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+        first.write("src/App.java", "class App { int unsaved; }\n"); // changed, never committed
+        assertThat(one.delete("/v1/sessions/alice-session", alice).status()).isEqualTo(200); // its session ends
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> two.acquire("bob-session", bob, "src/App.java").acquired());
+
+        assertThat(two.sidecar().baton().notices().takeNotices("bob-session")).anySatisfy(notice -> assertThat(notice)
+                .contains("src/App.java was let go on machine machine-one by session alice-session")
+                .contains("uncommitted changes").contains("baton msg send alice-session"));
     }
 
     @Test
