@@ -1075,7 +1075,11 @@ static int relay_some(void) {
             continue;
         }
         if (put <= 0) {
-            break; /* the agent stopped reading: what follows is dropped, as a closed pipe would */
+            /* The agent stopped reading: the command's next write fails as it would on the agent's closed pipe. */
+            close(relay_in);
+            close(relay_out);
+            relay_in = relay_out = -1;
+            return 0;
         }
         written += put;
     }
@@ -1178,6 +1182,12 @@ static void binder(int report) {
     signal(SIGHUP, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
+    /*
+     * Nor does it die with the agent's end of a pipe: a wrapper the agent killed (a command it gave up on) leaves the
+     * report pipe, and perhaps the relayed stream, without a reader, and what the command left running still needs
+     * this process to follow the lock table. The command was started before, with the dispositions it was given.
+     */
+    signal(SIGPIPE, SIG_IGN);
     int quiet = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (quiet >= 0) {
         /* The agent reads the command's output until every holder of it closes it: this process holds none. */

@@ -108,6 +108,22 @@ class ShellLiveEnforcementTest extends TwoAgentsFixture {
     }
 
     @Test
+    void aHelperLeftByACommandWhoseWrapperWasKilledStillFindsAFileTakenLaterReadOnly() throws Exception {
+        // The agent gave up on the command and killed its wrapper (the binder's parent) before the command ended.
+        b.bashWrapped("nohup sh -c '" + until("[ -e go ]").replace("'", "'\\''") + "; { echo by-B >> " + CART
+                + " && echo B-wrote || echo B-refused; } > helper.out 2>&1' > /dev/null 2>&1 &"
+                + " kill -9 $(ps -o ppid= -p $PPID)");
+
+        aHoldsCart();
+        Files.writeString(harness.repo().path("go"), "");
+
+        await().atMost(LONG_ENOUGH).until(() -> Files.exists(harness.repo().path("helper.out"))
+                && Files.readString(harness.repo().path("helper.out")).contains("B-"));
+        assertThat(content("helper.out")).contains("Read-only file system").contains("B-refused");
+        assertThat(content(CART)).contains("by A").doesNotContain("by-B");
+    }
+
+    @Test
     void aCommandThatGoesOnAfterAWriteWasRefusedStillGetsBatonsNoteThoughItExitsZero() throws Exception {
         aHoldsCart();
 
