@@ -209,12 +209,10 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 if (answer instanceof TeamDatabase.Granted granted) {
                     claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
                     unsynced.remove(file);
-                    if (granted.previous() != null) {
-                        previousChange.put(file, granted.previous());
-                    }
                     if (granted.previous() == null) {
                         return Optional.empty();
                     }
+                    previousChange.put(file, granted.previous());
                     Optional<Holder> stale = refusedAsStale(file, key, granted.previous());
                     if (stale.isEmpty() && Boolean.TRUE.equals(granted.previous().uncommitted())) {
                         tellLeftOver(session, file, granted.previous());
