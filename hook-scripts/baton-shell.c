@@ -610,6 +610,15 @@ static void free_plan(Plan *old) {
     memset(old, 0, sizeof *old);
 }
 
+/* Baton's note for the agent becomes these words, their trailing newlines dropped. */
+static void set_note(const char *words, size_t length) {
+    note.length = 0;
+    append(&note, words, length);
+    while (note.length > 0 && note.text[note.length - 1] == '\n') {
+        note.text[--note.length] = '\0';
+    }
+}
+
 /*
  * Asks which files to make read-only for the command: sets plan, ticket, run and note from the answer. A sidecar
  * that cannot be reached, or refuses, leaves the command to run as it is.
@@ -654,10 +663,7 @@ static void ask_sidecar(const char *command) {
     header(&answer, "x-baton-watch", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=", ticket,
             sizeof ticket);
     const char *words_at = read_plan(&answer, &plan);
-    append(&note, words_at, strlen(words_at));
-    while (note.length > 0 && note.text[note.length - 1] == '\n') {
-        note.text[--note.length] = '\0';
-    }
+    set_note(words_at, strlen(words_at));
     if (strcmp(guard, "unwrapped") == 0) {
         fprintf(stderr, "%s\n", note.text ? note.text : "");
         free_plan(&plan);
@@ -966,11 +972,7 @@ static void on_watch_answer(void) {
         const char *words = read_plan(&answer, &next);
         if (*words) {
             /* The note as the lock table is now: a file taken while the command ran is named with its holder. */
-            note.length = 0;
-            append(&note, words, strlen(words));
-            while (note.length > 0 && note.text[note.length - 1] == '\n') {
-                note.text[--note.length] = '\0';
-            }
+            set_note(words, strlen(words));
         }
         apply(&next, NULL);
         free_plan(&plan);
@@ -1341,8 +1343,7 @@ static int run_and_wait(void) {
             have += (size_t) n;
         }
         if (last && have == (size_t) ended[2]) {
-            note.length = 0;
-            append(&note, last, have);
+            set_note(last, have);
         }
         free(last);
     }

@@ -35,8 +35,9 @@ final class HardLinks {
         Object inode;
         int count;
         try {
-            count = ((Number) Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue();
-            inode = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            Map<String, Object> unix = Files.readAttributes(path, "unix:nlink,fileKey", LinkOption.NOFOLLOW_LINKS);
+            count = ((Number) unix.get("nlink")).intValue();
+            inode = unix.get("fileKey");
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             found.remove(file);
             return List.of();

@@ -28,8 +28,9 @@ final class StaleBase {
         }
         try {
             Optional<String> commit = history.lastCommit(root.get(), key.path());
-            return commit.map(c -> new LastChange(c, currentBranch(root.get()), machine, null, pushed(root.get(), c),
-                    uncommitted(root.get(), key.path()))).orElse(null);
+            return commit.map(c -> new LastChange(c, currentBranch(root.get()), machine, null,
+                    unlessGitFails(() -> history.reachedARemote(root.get(), c)),
+                    unlessGitFails(() -> history.uncommitted(root.get(), key.path())))).orElse(null);
         } catch (GitException e) {
             return null;
         }
@@ -46,12 +47,13 @@ final class StaleBase {
         }
         String commit = previous.commit();
         String problem = null;
-        if (!history.has(root, commit) && Boolean.FALSE.equals(previous.pushed())) {
+        boolean here = history.has(root, commit);
+        if (!here && Boolean.FALSE.equals(previous.pushed())) {
             problem = "machine " + previous.machine() + " had not pushed it when its session let the file go, so `git pull`"
                     + " cannot bring it until it is pushed: ask that"
                     + " session (`baton msg send " + previous.session() + " \"…\"`) or whoever works there to push it,"
                     + " then pull";
-        } else if (!history.has(root, commit)) {
+        } else if (!here) {
             problem = "this clone does not have it; run `git pull` (or `git fetch` and merge " + (previous.branch() == null
                     ? "their branch" : "origin/" + previous.branch()) + ")";
         } else if (previous.branch() != null && !history.inHead(root, commit)
@@ -67,17 +69,15 @@ final class StaleBase {
                 + ", then edit it again. Editing the older copy would lose one of the two changes in the merge");
     }
 
-    private Boolean uncommitted(Path root, String relative) {
-        try {
-            return history.uncommitted(root, relative);
-        } catch (GitException e) {
-            return null;
-        }
+    /** One question to git about the clone. */
+    private interface GitQuestion {
+        boolean ask() throws GitException;
     }
 
-    private Boolean pushed(Path root, String commit) {
+    /** The answer, or null ("cannot tell") when git could not give one. */
+    private static Boolean unlessGitFails(GitQuestion question) {
         try {
-            return history.reachedARemote(root, commit);
+            return question.ask();
         } catch (GitException e) {
             return null;
         }

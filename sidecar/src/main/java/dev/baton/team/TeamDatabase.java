@@ -33,16 +33,21 @@ final class TeamDatabase {
         return connection;
     }
 
-    static void join(Connection connection, String machine, String host, Duration ttl) throws SQLException {
+    /** Joins (or joins again) with a fresh lease; returns the database's clock when it did. */
+    static java.time.Instant join(Connection connection, String machine, String host, Duration ttl) throws SQLException {
         try (PreparedStatement join = connection.prepareStatement("""
                 INSERT INTO baton_team_machines (machine, host, lease_until, renewed_at, joined_at)
                 VALUES (?, ?, now() + ? * interval '1 millisecond', now(), now())
                 ON CONFLICT (machine) DO UPDATE SET host = EXCLUDED.host, lease_until = EXCLUDED.lease_until,
-                  renewed_at = EXCLUDED.renewed_at""")) {
+                  renewed_at = EXCLUDED.renewed_at
+                RETURNING now()""")) {
             join.setString(1, machine);
             join.setString(2, host);
             join.setLong(3, ttl.toMillis());
-            join.executeUpdate();
+            try (ResultSet row = join.executeQuery()) {
+                row.next();
+                return row.getTimestamp(1).toInstant();
+            }
         }
     }
 
@@ -56,13 +61,6 @@ final class TeamDatabase {
     record Renewed(Renewal renewal, long claims, java.time.Instant databaseNow) {
     }
 
-    /** The database's clock, by which every time the team's tables hold is told. */
-    static java.time.Instant now(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery("SELECT now()")) {
-            row.next();
-            return row.getTimestamp(1).toInstant();
-        }
-    }
 
     static Renewed renew(Connection connection, String machine, Duration ttl) throws SQLException {
         try (PreparedStatement renew = connection.prepareStatement("""

@@ -147,9 +147,8 @@ final class TeamLink implements AutoCloseable {
         Connection opened = TeamDatabase.open(settings.url(), CONNECT_BOUND, READ_BOUND);
         try {
             TeamSchema.create(opened);
-            TeamDatabase.join(opened, settings.machine(), settings.host(), settings.ttl());
             Instant before = space.now();
-            Instant databaseNow = TeamDatabase.now(opened);
+            Instant databaseNow = TeamDatabase.join(opened, settings.machine(), settings.host(), settings.ttl());
             clocksCompared(databaseNow, before, space.now());
             confirmed();
             renewDueNanos = System.nanoTime() + settings.renewEvery().toNanos();

@@ -76,8 +76,11 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
      * its session's next call ({@link #lost}).
      */
     private final Map<String, RemoteHold> lapsed = new ConcurrentHashMap<>();
-    /** Another machine's last change of a file this machine claimed, as the claim found it: kept until the release. */
-    private final Map<String, LastChange> previousChange = new ConcurrentHashMap<>();
+    /**
+     * Files whose claim was refused "pull first": this clone lacks another machine's last change of them, so their
+     * release (which follows at once) leaves that record as it is.
+     */
+    private final Set<String> refusedStale = ConcurrentHashMap.newKeySet();
     /** Files granted while the database did not answer, to claim once it does. */
     private final Set<String> unsynced = ConcurrentHashMap.newKeySet();
     private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
@@ -209,10 +212,10 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 if (answer instanceof TeamDatabase.Granted granted) {
                     claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
                     unsynced.remove(file);
+                    refusedStale.remove(file); // an earlier refusal no longer holds: this claim decides
                     if (granted.previous() == null) {
                         return Optional.empty();
                     }
-                    previousChange.put(file, granted.previous());
                     Optional<Holder> stale = refusedAsStale(file, key, granted.previous());
                     if (stale.isEmpty() && Boolean.TRUE.equals(granted.previous().uncommitted())) {
                         tellLeftOver(session, file, granted.previous());
@@ -255,6 +258,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         if (problem.isEmpty()) {
             return Optional.empty();
         }
+        refusedStale.add(file);
         released.add(file);
         link.wake();
         return Optional.of(new Holder(previous.session(), null, null, Holder.RELEASED, null, null, null, null, null, null,
@@ -359,16 +363,12 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     // --- the link's side: its own thread ---------------------------------------------------------------------
 
     /**
-     * What a release records as the file's last change: this clone's last commit of it, unless this clone lacks
-     * another machine's later change that its claim found (a claim refused "pull first", or one that could not tell):
-     * then the record stays as it was, so every later session of a clone without that commit is stopped too.
+     * What a release records as the file's last change: this clone's last commit of it, unless its claim was refused
+     * "pull first": then the other machine's record stays as it was, so every later session of a clone without that
+     * commit is stopped too.
      */
     private LastChange lastChangeOnRelease(String file, SharedPath key) {
-        LastChange previous = previousChange.remove(file);
-        if (previous != null && staleBase.problem(file, key, previous).isPresent()) {
-            return null;
-        }
-        return staleBase.lastChange(file, key, settings.machine());
+        return refusedStale.remove(file) ? null : staleBase.lastChange(file, key, settings.machine());
     }
 
     /** Gives back the claims of files the local table no longer holds; a file held again meanwhile keeps its new claim. */
