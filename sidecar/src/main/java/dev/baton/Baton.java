@@ -4,7 +4,10 @@ import dev.baton.liveness.HolderLiveness;
 import dev.baton.liveness.ProcessLiveness;
 import dev.baton.lock.LeftOverWork;
 import dev.baton.lock.LockRows;
+import dev.baton.git.WorkTreeCopies;
+import dev.baton.lock.BranchRule;
 import dev.baton.lock.LockTable;
+import dev.baton.lock.RepositoryCopies;
 import dev.baton.lock.SharedLockSpace;
 import dev.baton.lock.NamedLockTable;
 import dev.baton.message.MessageRows;
@@ -67,11 +70,17 @@ public final class Baton implements AutoCloseable {
     /** @param versionStore where the versions of held files are kept ({@link VersionStore#NONE}: nowhere) */
     public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl, SharedLockSpace shared,
                  VersionStore versionStore) {
+        this(store, clock, processes, heartbeatTtl, shared, versionStore, new WorkTreeCopies(BranchRule.TELL));
+    }
+
+    /** @param copies how a file is named among the worktrees and clones of its repository on this machine */
+    public Baton(Store store, Clock clock, ProcessLiveness processes, Duration heartbeatTtl, SharedLockSpace shared,
+                 VersionStore versionStore, RepositoryCopies copies) {
         this.shared = shared;
         this.ledger = new Ledger(store, clock, ROW_KINDS);
         this.liveness = new HolderLiveness(processes, heartbeatTtl);
         this.sessions = new SessionRegistry(ledger);
-        this.locks = new LockTable(ledger, liveness, shared);
+        this.locks = new LockTable(ledger, liveness, shared, copies);
         this.namedLocks = new NamedLockTable(ledger, liveness);
         this.identity = new AgentIdentity(sessions);
         this.negotiations = new Negotiations(ledger, locks);
@@ -84,6 +93,7 @@ public final class Baton implements AutoCloseable {
             List<String> shown = new ArrayList<>(shared.takeNotices(sessionId));
             shown.addAll(sessionNotices.takeNotices(sessionId));
             shown.addAll(versions.takeNotices(sessionId));
+            shown.addAll(locks.copyNotices().take(sessionId));
             return shown;
         };
         // Interceptors run in registration order; negotiation resolution comes first so that later

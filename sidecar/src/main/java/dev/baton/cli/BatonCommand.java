@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
                 TeamCommands.class,
                 LockCommands.Locks.class,
                 LockCommands.Check.class,
+                LockCommands.Overlaps.class,
                 LockCommands.Acquire.class,
                 LockCommands.Release.class,
                 LockCommands.CleanupStale.class,

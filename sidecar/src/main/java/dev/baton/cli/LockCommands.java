@@ -206,6 +206,33 @@ final class LockCommands {
         }
     }
 
+    @Command(name = "overlaps", description = {"List the files being changed in several copies of their repository at"
+            + " once (worktrees, clones, on different branches): the merge conflicts ahead, with who changes each where."})
+    static final class Overlaps extends SidecarCommands implements Callable<Integer> {
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            JsonNode reply = client().get("/v1/overlaps");
+            PrintWriter out = spec.commandLine().getOut();
+            Output.print(out, reply, json, () -> {
+                if (reply.path("overlaps").isEmpty()) {
+                    out.println("no file is being changed in more than one copy of its repository");
+                }
+                for (JsonNode file : reply.path("overlaps")) {
+                    out.printf("%s  (%s)%n", file.path("path").asText(), file.path("repository").asText());
+                    for (JsonNode copy : file.path("copies")) {
+                        JsonNode holder = copy.path("holder");
+                        out.printf("  %s  %s  %s %s%n", copy.path("worktree").asText(),
+                                copy.path("branch").isNull() ? "(no commit yet)" : "branch " + copy.path("branch").asText(),
+                                holder.path("agent").asText("?"), holder.path("session").asText());
+                    }
+                }
+            });
+            return 0;
+        }
+    }
+
     @Command(name = "cleanup-stale", description = "Free the locks of holders whose process exited or whose heartbeat expired.")
     static final class CleanupStale extends SidecarCommands implements Callable<Integer> {
         @Spec CommandSpec spec;

@@ -43,10 +43,33 @@ public record RepoIdentity(String id, String rootCommit) {
                 return Optional.empty();
             }
             return Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip)
-                    .filter(line -> !line.isEmpty() && !line.startsWith("#")).findFirst().map(line -> "file:" + line);
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#") && !isSetting(line))
+                    .findFirst().map(line -> "file:" + line);
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * A setting of the identity file ({@code branches: lock}): a line that starts with the setting's name and a colon;
+     * the identity is the first line that is no setting.
+     */
+    static Optional<String> settingOf(Path root, String name) {
+        try {
+            Path file = root.resolve(IDENTITY_FILE);
+            if (!Files.isRegularFile(file)) {
+                return Optional.empty();
+            }
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip)
+                    .filter(line -> line.regionMatches(true, 0, name, 0, name.length()))
+                    .map(line -> line.substring(name.length()).strip()).findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isSetting(String line) {
+        return line.regionMatches(true, 0, WorkTreeCopies.RULE_LINE, 0, WorkTreeCopies.RULE_LINE.length());
     }
 
     private static Optional<String> origin(Path root, Duration timeout) throws GitException {

@@ -37,6 +37,9 @@ final class DenyReason {
                     if (ownSubagents.contains(result.holder().session())) {
                         return heldByOwnSubagent(heldFile == null ? shown : heldFile, result.holder().session());
                     }
+                    if (result.copyOf() != null) {
+                        return HeldMessage.ofCopy(shown, result.copyOf(), now);
+                    }
                     Negotiation asked = pending.get(result.file());
                     return asked == null ? HeldMessage.of(shown, heldFile, result.holder(), now)
                             : HeldMessage.of(shown, result.holder(), now, pendingStep(asked, shown, now));

@@ -17,6 +17,11 @@ import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
 import dev.baton.lock.LockResult;
+import dev.baton.lock.CopyNotices;
+import dev.baton.lock.FileCopy;
+import dev.baton.lock.HeldCopy;
+import dev.baton.git.BranchDivergence;
+import java.util.OptionalInt;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.negotiation.Negotiation;
 import dev.baton.session.ConnectionPeer;
@@ -63,6 +68,7 @@ final class HookService {
     private final CleanFileRelease turnEnd;
     private final ShellHook shell;
     private final Enforcement enforcement;
+    private final BranchDivergence divergence = new BranchDivergence(GIT_TIMEOUT);
 
     HookService(Baton baton, Dialects dialects, LockScope scope, HookNotices notices, DeniedEditListener denials) {
         this.dialects = dialects;
@@ -151,6 +157,7 @@ final class HookService {
                 new AcquireRequest(session, List.copyOf(files), Duration.ZERO, true, true));
         if (outcome.allAcquired()) {
             baton.versions().keepBase(session, files);
+            tellOtherCopies(session, outcome, call.cwd());
             for (String file : files) {
                 baton.leftOverWork().noticeFor(file, DenyReason.shown(file, canonicalCwd(call.cwd())), session,
                         changed -> WorkTreeState.hasChanges(Path.of(changed), GIT_TIMEOUT), baton.ledger()).ifPresent(line -> told(session, line));
@@ -170,6 +177,21 @@ final class HookService {
         String reason = DenyReason.of(held, files.size(), call.cwd(), baton.clock().instant(), ownSubagents, pending);
         List<String> lines = notices.take(session); // the reason always reaches the agent, so notices can ride on it
         return new HookReply.Deny(lines.isEmpty() ? reason : reason + "\n\n" + String.join("\n", lines));
+    }
+
+    /** Who else is changing the files just taken, in other copies of the repository on other branches. */
+    private void tellOtherCopies(String session, AcquireOutcome outcome, String cwd) {
+        for (LockResult result : outcome.results()) {
+            if (result.alsoChangedIn().isEmpty()) {
+                continue;
+            }
+            Optional<FileCopy> mine = baton.locks().copyOf(result.file());
+            for (HeldCopy other : result.alsoChangedIn()) {
+                OptionalInt lines = mine.isEmpty() || mine.get().branch() == null ? OptionalInt.empty()
+                        : divergence.linesChanged(Path.of(other.worktree()), mine.get().path(), mine.get().branch());
+                told(session, CopyNotices.forTaker(DenyReason.shown(result.file(), canonicalCwd(cwd)), other, lines));
+            }
+        }
     }
 
     private HookReply postTool(HookCall call, Dialect dialect, long ppid) {

@@ -57,6 +57,7 @@ final class LockRoutes {
         routes.post("/v1/locks/force-release", this::forceRelease);
         routes.get("/v1/locks", this::list);
         routes.get("/v1/locks/check", this::check);
+        routes.get("/v1/overlaps", ctx -> Bodies.reply(ctx, Map.of("overlaps", baton.locks().heldInSeveralCopies())));
         routes.post("/v1/cleanup-stale", this::cleanupStale);
         routes.get("/v1/history", this::history);
     }

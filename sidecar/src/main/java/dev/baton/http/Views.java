@@ -21,7 +21,12 @@ public final class Views {
                               Plan plan, int locks) {
     }
 
-    public record LockView(String file, Holder holder, Instant since, Instant lastEdit, boolean editInFlight) {
+    public record LockView(String file, Holder holder, Instant since, Instant lastEdit, boolean editInFlight,
+                           CopyView copy) {
+    }
+
+    /** Where a held file sits among the copies of its repository (null for a file of no repository). */
+    public record CopyView(String repository, String path, String worktree, String branch) {
     }
 
     public record NamedLockView(String name, long pid, Instant pidStart, String alive, String host, Instant since,
@@ -37,7 +42,8 @@ public final class Views {
 
     public static LockView lock(Baton baton, World world, FileLock lock) {
         return new LockView(lock.file(), baton.locks().holderView(world, lock), lock.acquiredAt(), lock.lastEditAt(),
-                lock.editInFlight());
+                lock.editInFlight(), baton.locks().copyOf(lock.file())
+                .map(copy -> new CopyView(copy.repository(), copy.path(), copy.worktree(), copy.branch())).orElse(null));
     }
 
     public static NamedLockView named(Baton baton, NamedLock lock) {

@@ -21,6 +21,16 @@ public final class HeldMessage {
         return of(blockedFile(shownFile, shownHeldFile), holder, now, askFor(shownHeldFile == null ? shownFile : shownHeldFile));
     }
 
+    /**
+     * A blocked file whose lock is shared with the same file in another copy of the repository (a clone on the same
+     * branch, or any copy where every branch is locked), held there.
+     */
+    public static String ofCopy(String shownFile, HeldCopy copy, Instant now) {
+        return shownFile + " is the same file as " + copy.file() + " in another copy of this repository ("
+                + copy.worktree() + CopyNotices.on(copy.branch()) + "), which shares its lock, and that is "
+                + heldBy(copy.holder(), now) + "; " + askFor(copy.file());
+    }
+
     /** The same with another next step (e.g. the state of a request the caller has made already). */
     public static String of(String shownFile, Holder holder, Instant now, String nextStep) {
         if (Holder.RELEASED.equals(holder.alive()) && holder.note() != null) {

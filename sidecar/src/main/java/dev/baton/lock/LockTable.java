@@ -12,6 +12,7 @@ import dev.baton.state.World;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,20 +33,28 @@ public final class LockTable {
     private final HolderLiveness liveness;
     private final SharedLockSpace shared;
     private final FileAliases aliases = new FileAliases();
+    private final RepositoryCopies names;
+    private final CopyIndex copies = new CopyIndex();
+    private final CopyNotices copyNotices = new CopyNotices();
     private volatile WaitObserver waitObserver = WaitObserver.NONE;
 
     public LockTable(Ledger ledger, HolderLiveness liveness) {
-        this(ledger, liveness, SharedLockSpace.LOCAL);
+        this(ledger, liveness, SharedLockSpace.LOCAL, RepositoryCopies.NONE);
     }
 
-    /** @param shared the lock space shared with other machines; {@link SharedLockSpace#LOCAL} on one machine */
-    public LockTable(Ledger ledger, HolderLiveness liveness, SharedLockSpace shared) {
+    /**
+     * @param shared the lock space shared with other machines; {@link SharedLockSpace#LOCAL} on one machine
+     * @param names  how a file is named among the copies of its repository on this machine (worktrees, clones)
+     */
+    public LockTable(Ledger ledger, HolderLiveness liveness, SharedLockSpace shared, RepositoryCopies names) {
         this.ledger = ledger;
         this.liveness = liveness;
         this.shared = shared;
+        this.names = names;
         ledger.addListener(changes -> changes.forEach(change -> {
             if (change instanceof LockChange.LockRemoved removed) {
                 aliases.forget(removed.lock().file());
+                copies.forget(removed.lock().file());
             }
         }));
     }
@@ -64,8 +73,9 @@ public final class LockTable {
         List<String> files = sortedDistinct(request.files());
         boolean waits = !request.waitFor().isZero() && !request.allOrNothing();
         WaitObserver observer = waitObserver;
+        Map<String, FileCopy> named = nameFirstTakes(request.sessionId(), files);
         Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> {
-            Attempt attempt = attempt(tx, request, files, true);
+            Attempt attempt = attempt(tx, request, files, true, named);
             if (waits && attempt.isBlocked()) {
                 observer.waitStarted(tx, request.sessionId(), attempt.blockedFiles());
             }
@@ -84,7 +94,7 @@ public final class LockTable {
                 long slice = Math.min(deadline, System.nanoTime() + RECHECK.toNanos());
                 ledger.awaitChange(seen, slice);
                 List<String> pending = result.blockedFiles();
-                Ledger.Tracked<Attempt> next = ledger.writeTracked(tx -> attempt(tx, request, pending, false));
+                Ledger.Tracked<Attempt> next = ledger.writeTracked(tx -> attempt(tx, request, pending, false, named));
                 seen = next.version();
                 boolean progress = next.value().blockedFiles().size() < pending.size();
                 result = result.mergedWith(next.value());
@@ -107,7 +117,42 @@ public final class LockTable {
         return deadlock == null ? outcome : new AcquireOutcome(outcome.results(), outcome.allAcquired(), deadlock);
     }
 
-    private Attempt attempt(Transaction tx, AcquireRequest request, List<String> files, boolean firstTry) {
+    /**
+     * The copies of the files the session does not hold yet, named before the ledger is entered (naming a working tree
+     * the first time runs git); a re-entrant edit names nothing. The files held before this sidecar started are named
+     * on the first call.
+     */
+    private Map<String, FileCopy> nameFirstTakes(String sessionId, List<String> files) {
+        if (names == RepositoryCopies.NONE) {
+            return Map.of();
+        }
+        nameHeldFiles();
+        List<String> firstTakes = ledger.read(world -> files.stream()
+                .filter(file -> world.find(LockRows.FILES, file).map(lock -> !lock.sessionId().equals(sessionId)).orElse(true))
+                .toList());
+        Map<String, FileCopy> named = new TreeMap<>();
+        firstTakes.forEach(file -> names.of(file).ifPresent(copy -> named.put(file, copy)));
+        return named;
+    }
+
+    /** Names, once, the files held before this sidecar started, so that their other copies are found. */
+    private void nameHeldFiles() {
+        if (copies.built()) {
+            return;
+        }
+        synchronized (copies) {
+            if (copies.built()) {
+                return;
+            }
+            for (String file : ledger.read(copies::unnamed)) {
+                names.of(file).ifPresent(copy -> copies.remember(file, copy));
+            }
+            copies.markBuilt();
+        }
+    }
+
+    private Attempt attempt(Transaction tx, AcquireRequest request, List<String> files, boolean firstTry,
+                            Map<String, FileCopy> named) {
         World world = tx.world();
         Session session = world.find(SessionRows.SESSIONS, request.sessionId())
                 .orElseThrow(() -> BatonException.notFound("session " + request.sessionId()
@@ -136,6 +181,10 @@ public final class LockTable {
                 attempt.aliases.remove(file);
             }
             if (held == null) {
+                FileCopy copy = named.get(file);
+                if (copy != null && otherCopies(tx, session, file, copy, attempt)) {
+                    continue;
+                }
                 free.add(file);
             } else {
                 attempt.mine.put(file, held);
@@ -169,6 +218,10 @@ public final class LockTable {
                 LockRows.save(tx, lock, true);
                 tx.audit("acquire", session.id(), file, null, null);
                 aliases.remember(file);
+                FileCopy copy = named.get(file);
+                if (copy != null) {
+                    copies.remember(file, copy);
+                }
                 attempt.taken.add(file);
             }
             attempt.mine.values().forEach(lock -> {
@@ -184,7 +237,46 @@ public final class LockTable {
         }
         attempt.blocked.forEach((file, lock) -> attempt.holders.put(file, holderView(world, lock)));
         attempt.holders.putAll(attempt.elsewhere);
+        attempt.copyOf.replaceAll((file, other) -> new HeldCopy(other.file(), other.worktree(), other.branch(),
+                attempt.holders.get(file)));
+        attempt.overlaps.keySet().retainAll(attempt.taken);
+        attempt.overlaps.forEach((file, others) -> {
+            Holder taker = holderView(world, world.find(LockRows.FILES, file).orElseThrow());
+            others.forEach(other -> copyNotices.tell(other, named.get(file), taker));
+        });
         return attempt;
+    }
+
+    /**
+     * Looks for {@code file} held in other copies of its repository. The same branch shares one lock (the file is
+     * blocked, true); another branch, by the repository's rule, blocks too, is noted for both sessions, or is not
+     * looked at.
+     */
+    private boolean otherCopies(Transaction tx, Session session, String file, FileCopy copy, Attempt attempt) {
+        World world = tx.world();
+        for (Map.Entry<String, FileCopy> other : new TreeMap<>(copies.otherCopies(world, copy)).entrySet()) {
+            FileLock lock = world.find(LockRows.FILES, other.getKey()).orElseThrow();
+            if (sharedWith(session, lock)) {
+                continue;
+            }
+            Session holder = world.find(SessionRows.SESSIONS, lock.sessionId()).orElse(null);
+            if (holder == null || freeIfStale(tx, holder)) {
+                continue;
+            }
+            FileCopy theirs = other.getValue().onBranch(names.branchOf(other.getValue().worktree()).orElse(null));
+            boolean sameBranch = copy.branch() != null && copy.branch().equals(theirs.branch());
+            if (sameBranch || copy.rule() == BranchRule.LOCK) {
+                attempt.blocked.put(file, lock);
+                attempt.copyOf.put(file, new HeldCopy(lock.file(), theirs.worktree(), theirs.branch(), null));
+                attempt.overlaps.remove(file);
+                return true;
+            }
+            if (copy.rule() == BranchRule.TELL) {
+                attempt.overlaps.computeIfAbsent(file, key -> new ArrayList<>())
+                        .add(new HeldCopy(lock.file(), theirs.worktree(), theirs.branch(), holderView(world, lock)));
+            }
+        }
+        return false;
     }
 
     /**
@@ -359,6 +451,7 @@ public final class LockTable {
 
     /** Frees every stale holder's locks (and ends sessions whose process is gone); what the sweeper runs. */
     public List<FreedHolder> cleanupStale() {
+        nameHeldFiles();
         return ledger.write(tx -> {
             List<FreedHolder> freed = new ArrayList<>();
             for (Session session : List.copyOf(tx.world().rows(SessionRows.SESSIONS))) {
@@ -381,8 +474,27 @@ public final class LockTable {
                     freed.add(new FreedHolder(session.id(), ReleaseReason.HEARTBEAT_EXPIRED.wireName(), files));
                 }
             }
+            freed.addAll(releaseRemovedCopies(tx));
             return freed;
         });
+    }
+
+    /** Ends the holds of files whose working tree is gone (a removed worktree, a deleted clone). */
+    private List<FreedHolder> releaseRemovedCopies(Transaction tx) {
+        Map<String, List<String>> bySession = new TreeMap<>();
+        copies.all().forEach((file, copy) -> {
+            if (!names.exists(copy.worktree())) {
+                tx.world().find(LockRows.FILES, file).ifPresent(lock -> {
+                    LockRows.remove(tx, lock, ReleaseReason.WORKTREE_REMOVED, null);
+                    tx.audit("release", lock.sessionId(), file, ReleaseReason.WORKTREE_REMOVED.wireName(), null);
+                    bySession.computeIfAbsent(lock.sessionId(), id -> new ArrayList<>()).add(file);
+                });
+            }
+        });
+        List<FreedHolder> freed = new ArrayList<>();
+        bySession.forEach((session, files) -> freed.add(new FreedHolder(session,
+                ReleaseReason.WORKTREE_REMOVED.wireName(), List.copyOf(new TreeSet<>(files)))));
+        return freed;
     }
 
     /** Releases all of a session's locks inside a running transaction; returns the files, sorted. */
@@ -436,6 +548,43 @@ public final class LockTable {
                 session.plan() == null ? null : session.plan().summary());
     }
 
+    /** What sessions are told, once, of other copies of the repository that started changing their files. */
+    public CopyNotices copyNotices() {
+        return copyNotices;
+    }
+
+    /** The copy a held file was taken in; empty for a file of no repository, or one not named yet. */
+    public Optional<FileCopy> copyOf(String file) {
+        return copies.of(file);
+    }
+
+    /**
+     * Every file held in more than one copy of its repository (worktrees, clones) now, with the copies holding it,
+     * sorted by repository and path; the branches as they are now.
+     */
+    public List<CopiesOfAFile> heldInSeveralCopies() {
+        nameHeldFiles();
+        Map<String, List<HeldCopy>> byPath = new TreeMap<>();
+        Map<String, FileCopy> first = new TreeMap<>();
+        ledger.read(world -> {
+            copies.all().forEach((file, copy) -> world.find(LockRows.FILES, file).ifPresent(lock -> {
+                String key = copy.repository() + "\n" + copy.path();
+                first.putIfAbsent(key, copy);
+                byPath.computeIfAbsent(key, k -> new ArrayList<>()).add(new HeldCopy(file, copy.worktree(),
+                        names.branchOf(copy.worktree()).orElse(copy.branch()), holderView(world, lock)));
+            }));
+            return null;
+        });
+        List<CopiesOfAFile> several = new ArrayList<>();
+        byPath.forEach((key, held) -> {
+            if (held.size() > 1) {
+                held.sort(Comparator.comparing(HeldCopy::worktree));
+                several.add(new CopiesOfAFile(first.get(key).repository(), first.get(key).path(), List.copyOf(held)));
+            }
+        });
+        return several;
+    }
+
     /** Who holds the file on another machine of the team, as last heard; empty without a team or such a holder. */
     public Optional<Holder> heldElsewhere(String file) {
         return shared.knownHolder(file);
@@ -470,6 +619,10 @@ public final class LockTable {
         final TreeMap<String, Holder> holders = new TreeMap<>();
         /** Blocked files that are another path to a held file, with that file. */
         final TreeMap<String, String> aliases = new TreeMap<>();
+        /** Blocked files held in another copy of their repository (the same branch, or every branch locked). */
+        final TreeMap<String, HeldCopy> copyOf = new TreeMap<>();
+        /** Files taken that other copies of the repository, on other branches, are changing too. */
+        final TreeMap<String, List<HeldCopy>> overlaps = new TreeMap<>();
         private final TreeMap<String, LockResult> earlier = new TreeMap<>();
 
         boolean isBlocked() {
@@ -490,10 +643,12 @@ public final class LockTable {
 
         private TreeMap<String, LockResult> outcomeMap() {
             TreeMap<String, LockResult> results = new TreeMap<>(earlier);
-            taken.forEach(file -> results.put(file, new LockResult(file, true, false, null)));
+            taken.forEach(file -> results.put(file, new LockResult(file, true, false, null, null, null,
+                    overlaps.getOrDefault(file, List.of()))));
             mine.keySet().forEach(file -> results.put(file, new LockResult(file, true, true, null)));
             refused.forEach(file -> results.put(file, new LockResult(file, false, false, null)));
-            holders.forEach((file, holder) -> results.put(file, new LockResult(file, false, false, holder, aliases.get(file))));
+            holders.forEach((file, holder) -> results.put(file, new LockResult(file, false, false, holder, aliases.get(file),
+                    copyOf.get(file), List.of())));
             return results;
         }
 

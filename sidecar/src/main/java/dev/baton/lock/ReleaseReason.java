@@ -12,7 +12,9 @@ public enum ReleaseReason {
     /** A finished subagent's lock, passed on to its parent session. */
     HANDED_BACK("handed-back"),
     /** Another machine of the team took the file while this sidecar's lease had lapsed (it was paused or cut off). */
-    TAKEN_OVER("taken-over");
+    TAKEN_OVER("taken-over"),
+    /** The file's worktree was removed (or its clone deleted): its holds end with it. */
+    WORKTREE_REMOVED("worktree-removed");
 
     private final String wireName;
 

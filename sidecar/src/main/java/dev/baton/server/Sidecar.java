@@ -4,6 +4,7 @@ import dev.baton.Baton;
 import dev.baton.agent.AgentDialects;
 import dev.baton.audit.AuditPruner;
 import dev.baton.audit.AuditRetention;
+import dev.baton.git.WorkTreeCopies;
 import dev.baton.home.BatonHome;
 import dev.baton.home.StateCheck;
 import dev.baton.http.HttpApi;
@@ -125,7 +126,8 @@ public final class Sidecar implements AutoCloseable {
                     : new TeamLockSpace(options.team().named(home), options.clock(), home);
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl(), team == null ? SharedLockSpace.LOCAL : team,
-                    new VersionStore(home.versionsDir(), VersionSettings.fromEnvironment(System.getenv())));
+                    new VersionStore(home.versionsDir(), VersionSettings.fromEnvironment(System.getenv())),
+                    new WorkTreeCopies(options.branches()));
             opened.add(baton);
             List<Consumer<RoutesConfig>> routes = new ArrayList<>();
             if (team != null) {

@@ -33,6 +33,11 @@ public final class TestRepo {
         return repo;
     }
 
+    /** A repository that exists already at {@code root} (a clone, a worktree). */
+    public static TestRepo at(Path root) throws IOException {
+        return new TestRepo(root.toRealPath());
+    }
+
     public Path root() {
         return root;
     }

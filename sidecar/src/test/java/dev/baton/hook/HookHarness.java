@@ -2,6 +2,7 @@ package dev.baton.hook;
 
 import dev.baton.Baton;
 import dev.baton.git.TestRepo;
+import dev.baton.lock.BranchRule;
 import dev.baton.home.BatonHome;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.LockRows;
@@ -80,6 +81,13 @@ final class HookHarness implements AutoCloseable {
     static HookHarness start(Path dir, Function<Baton, List<Consumer<RoutesConfig>>> adapters) throws IOException {
         HookHarness harness = withoutSidecar(dir);
         harness.sidecar = Sidecar.start(SidecarOptions.defaults(harness.home, 0), adapters);
+        return harness;
+    }
+
+    /** A harness whose sidecar applies {@code rule} to other branches' copies (as BATON_BRANCHES sets it). */
+    static HookHarness startWithBranches(Path dir, BranchRule rule) throws IOException {
+        HookHarness harness = withoutSidecar(dir);
+        harness.sidecar = Sidecar.start(SidecarOptions.defaults(harness.home, 0).withBranches(rule), SidecarAdapters::of);
         return harness;
     }
 

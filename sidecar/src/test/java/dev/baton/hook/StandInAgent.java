@@ -63,8 +63,18 @@ final class StandInAgent implements AutoCloseable {
                 "sh", "-c", "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\""));
     }
 
+    /** An agent working in {@code workTree} (another worktree or clone of the repository) instead of the harness's. */
+    static StandInAgent startIn(HookHarness harness, String name, String sessionId, Path workTree) throws IOException {
+        return start(harness, name, sessionId, Map.of(), List.of(), workTree);
+    }
+
     private static StandInAgent start(HookHarness harness, String name, String sessionId, Map<String, String> env,
                                       List<String> launcher) throws IOException {
+        return start(harness, name, sessionId, env, launcher, harness.repo().root());
+    }
+
+    private static StandInAgent start(HookHarness harness, String name, String sessionId, Map<String, String> env,
+                                      List<String> launcher, Path workTree) throws IOException {
         Path dir = Files.createDirectories(harness.dir().resolve("agent-" + name));
         Path program = dir.resolve("agent-" + name);
         Files.copy(Path.of("/bin/bash").toRealPath(), program, StandardCopyOption.REPLACE_EXISTING);
@@ -72,12 +82,12 @@ final class StandInAgent implements AutoCloseable {
         List<String> command = new java.util.ArrayList<>(launcher);
         command.addAll(List.of(program.toString(), "--noprofile", "--norc", "-s"));
         ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(harness.repo().root().toFile())
+                .directory(workTree.toFile())
                 .redirectErrorStream(true);
         builder.environment().put("BATON_HOME", harness.home().dir().toString());
         builder.environment().put("BATON_HOOK_TIMEOUT", "30");
         builder.environment().putAll(env);
-        return new StandInAgent(sessionId, harness.repo().root(), dir, builder.start());
+        return new StandInAgent(sessionId, workTree, dir, builder.start());
     }
 
     String sessionId() {
@@ -267,6 +277,12 @@ final class StandInAgent implements AutoCloseable {
         ObjectNode payload = base("Stop");
         payload.put("stop_hook_active", false);
         return hook("Stop", payload.toString());
+    }
+
+    ScriptRun endSession() throws IOException {
+        ObjectNode payload = base("SessionEnd");
+        payload.put("reason", "exit");
+        return hook("SessionEnd", payload.toString());
     }
 
     String payload(String event, String command, String toolUseId) {
