@@ -73,7 +73,7 @@ public final class LockTable {
         List<String> files = sortedDistinct(request.files());
         boolean waits = !request.waitFor().isZero() && !request.allOrNothing();
         WaitObserver observer = waitObserver;
-        Map<String, FileCopy> named = nameFirstTakes(request.sessionId(), files);
+        Map<String, FileCopy> named = nameFirstTakes(files);
         Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> {
             Attempt attempt = attempt(tx, request, files, true, named);
             if (waits && attempt.isBlocked()) {
@@ -118,20 +118,21 @@ public final class LockTable {
     }
 
     /**
-     * The copies of the files the session does not hold yet, named before the ledger is entered (naming a working tree
-     * the first time runs git); a re-entrant edit names nothing. The files held before this sidecar started are named
-     * on the first call.
+     * The copies of the files not held yet, named before the ledger is entered (naming a working tree the first time
+     * runs git). A held file was named when it was taken, so a re-entrant edit names nothing and reads nothing. The
+     * files held before this sidecar started are named on the first call.
      */
-    private Map<String, FileCopy> nameFirstTakes(String sessionId, List<String> files) {
+    private Map<String, FileCopy> nameFirstTakes(List<String> files) {
         if (names == RepositoryCopies.NONE) {
             return Map.of();
         }
         nameHeldFiles();
-        List<String> firstTakes = ledger.read(world -> files.stream()
-                .filter(file -> world.find(LockRows.FILES, file).map(lock -> !lock.sessionId().equals(sessionId)).orElse(true))
-                .toList());
         Map<String, FileCopy> named = new TreeMap<>();
-        firstTakes.forEach(file -> names.of(file).ifPresent(copy -> named.put(file, copy)));
+        for (String file : files) {
+            if (copies.of(file).isEmpty()) {
+                names.of(file).ifPresent(copy -> named.put(file, copy));
+            }
+        }
         return named;
     }
 
