@@ -30,6 +30,30 @@ public final class WireFrames {
                 """.formatted(REPO, file, session, REPO, since, since, since, since, since, editing);
     }
 
+    /** A session working in {@code cwd}, its own worktree of a repository. */
+    public static String sessionIn(String id, String cwd, String startedAt) {
+        return """
+                {"id":"%s","agent":"claude-code","pid":4121,"pid_start":"2025-01-01T09:00:00Z","alive":"alive",
+                 "host":"dev","cwd":"%s","repo_root":"%s","started_at":"%s","last_heartbeat":"%s",
+                 "name":null,"plan":null,"locks":0}
+                """.formatted(id, cwd, cwd, startedAt, startedAt);
+    }
+
+    /**
+     * A lock on {@code path} in the worktree {@code worktree} of {@code repository}, with its copy as the sidecar
+     * describes it ({@code branch} null for none).
+     */
+    public static String lockInCopy(String worktree, String path, String session, String repository, String branch) {
+        return """
+                {"file":"%s/%s","holder":{"session":"%s","agent":"claude-code","pid":4121,"alive":"alive",
+                 "host":"dev","cwd":"%s","since":"2025-01-01T09:50:00Z","last_edit":"2025-01-01T09:50:00Z",
+                 "last_heartbeat":"2025-01-01T09:50:00Z","name":null,"plan":null},
+                 "since":"2025-01-01T09:50:00Z","last_edit":"2025-01-01T09:50:00Z","edit_in_flight":false,
+                 "copy":{"repository":"%s","path":"%s","worktree":"%s","branch":%s}}
+                """.formatted(worktree, path, session, worktree, repository, path, worktree,
+                branch == null ? "null" : "\"" + branch + "\"");
+    }
+
     public static String snapshot(long seq, String sessions, String locks, String waits, String negotiations,
                                   String deadlocks) {
         return """

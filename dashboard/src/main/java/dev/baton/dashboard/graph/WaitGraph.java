@@ -1,7 +1,9 @@
 package dev.baton.dashboard.graph;
 
 import dev.baton.dashboard.model.Board;
+import dev.baton.dashboard.model.SharedFiles;
 import dev.baton.dashboard.protocol.DeadlockInfo;
+import dev.baton.dashboard.protocol.LockInfo;
 import dev.baton.dashboard.protocol.SessionInfo;
 import dev.baton.dashboard.protocol.WaitInfo;
 import java.time.Instant;
@@ -11,21 +13,44 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The wait-for graph as drawn: sessions as nodes, an edge A→B labelled with the files A waits for that
  * B holds. Edges on a cycle are deadlock edges. The sidecar's reported deadlocks name the victim; a
  * cycle in the waits it has not reported yet is marked too (victim: the youngest session, the
- * sidecar's rule), so the picture never depends on the detector's timing.
+ * sidecar's rule), so the picture never depends on the detector's timing. Apart from the waits, an
+ * overlap joins two sessions that change the same file in two copies of its repository (worktrees or
+ * clones): nobody waits, but their changes will meet at merge time.
  */
-public record WaitGraph(List<Node> nodes, List<Edge> edges) {
+public record WaitGraph(List<Node> nodes, List<Edge> edges, List<Overlap> overlaps) {
 
     public record Node(String id, String label, String agent, boolean inDeadlock, boolean victim) {
     }
 
     public record Edge(String from, String to, List<String> files, boolean deadlock) {
+    }
+
+    /**
+     * Two sessions holding the same files of a repository in two of its copies; undirected ({@code one} sorts
+     * before {@code other}).
+     *
+     * @param paths the files' repository paths
+     */
+    public record Overlap(String one, String other, List<String> paths) {
+    }
+
+    public WaitGraph {
+        nodes = List.copyOf(nodes);
+        edges = List.copyOf(edges);
+        overlaps = List.copyOf(overlaps);
+    }
+
+    public WaitGraph(List<Node> nodes, List<Edge> edges) {
+        this(nodes, edges, List.of());
     }
 
     public static WaitGraph empty() {
@@ -46,6 +71,8 @@ public record WaitGraph(List<Node> nodes, List<Edge> edges) {
             filesByEdge.computeIfAbsent(wait.waiter() + "\u0000" + wait.holder(), k -> new TreeSet<>())
                     .add(board.shownPath(wait.file(), wait.holder()));
         }
+        Map<String, Set<String>> pathsByOverlap = overlaps(board);
+        pathsByOverlap.keySet().forEach(key -> ids.addAll(List.of(key.split("\u0000", 2))));
         Set<String> cycleEdges = new HashSet<>();
         Set<String> inDeadlock = new HashSet<>();
         Set<String> victims = new HashSet<>();
@@ -97,7 +124,39 @@ public record WaitGraph(List<Node> nodes, List<Edge> edges) {
             String[] ends = key.split("\u0000", 2);
             edges.add(new Edge(ends[0], ends[1], List.copyOf(files), cycleEdges.contains(key)));
         });
-        return new WaitGraph(List.copyOf(nodes), List.copyOf(edges));
+        List<Overlap> overlaps = new ArrayList<>();
+        pathsByOverlap.forEach((key, paths) -> {
+            String[] ends = key.split("\u0000", 2);
+            overlaps.add(new Overlap(ends[0], ends[1], List.copyOf(paths)));
+        });
+        return new WaitGraph(nodes, edges, overlaps);
+    }
+
+    /** The repository paths each pair of sessions holds in two copies, keyed "ONE\0OTHER" with ONE sorting first. */
+    private static Map<String, Set<String>> overlaps(Board board) {
+        Map<String, Set<String>> paths = new TreeMap<>();
+        for (List<LockInfo> group : SharedFiles.of(board.locks()).groups()) {
+            for (int i = 0; i < group.size(); i++) {
+                for (int j = i + 1; j < group.size(); j++) {
+                    LockInfo a = group.get(i);
+                    LockInfo b = group.get(j);
+                    String one = a.holderSession();
+                    String other = b.holderSession();
+                    // One session in two worktrees conflicts with nobody but itself; it has no one to be joined to.
+                    if (one == null || other == null || one.equals(other)
+                            || Objects.equals(a.copy().worktree(), b.copy().worktree())) {
+                        continue;
+                    }
+                    String key = one.compareTo(other) < 0 ? one + "\u0000" + other : other + "\u0000" + one;
+                    paths.computeIfAbsent(key, k -> new TreeSet<>()).add(a.copy().path());
+                }
+            }
+        }
+        return paths;
+    }
+
+    public boolean hasOverlap() {
+        return !overlaps.isEmpty();
     }
 
     public boolean hasDeadlock() {

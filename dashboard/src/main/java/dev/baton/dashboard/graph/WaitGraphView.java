@@ -12,12 +12,14 @@ import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.VBox;
+import javafx.scene.shape.Line;
 import javafx.scene.shape.Polygon;
 import javafx.scene.shape.QuadCurve;
 
 /**
  * Draws a {@link WaitGraph}: session cards at their stable {@link GraphLayout} slots, an arrow per
- * waiter→holder pair labelled with the files, deadlock cycles in red and the victim marked.
+ * waiter→holder pair labelled with the files, deadlock cycles in red and the victim marked, and a dashed
+ * line, with no arrowhead, between two sessions changing the same files in two copies of their repository.
  */
 public final class WaitGraphView extends Pane {
 
@@ -91,6 +93,13 @@ public final class WaitGraphView extends Pane {
                 edges.getChildren().addAll(arrow(edge, from, to));
             }
         }
+        for (WaitGraph.Overlap overlap : graph.overlaps()) {
+            Point2D one = centres.get(overlap.one());
+            Point2D other = centres.get(overlap.other());
+            if (one != null && other != null && !one.equals(other)) {
+                edges.getChildren().addAll(overlapLine(overlap, one, other));
+            }
+        }
         requestLayout();
     }
 
@@ -149,6 +158,24 @@ public final class WaitGraphView extends Pane {
             }
         }
         return List.of(curve, head, label);
+    }
+
+    /**
+     * A straight dashed line between the two cards: arrows bend to their left, so it runs between an arrow each way
+     * and is never mistaken for one.
+     */
+    private List<Node> overlapLine(WaitGraph.Overlap overlap, Point2D one, Point2D other) {
+        Point2D start = boundary(one, other);
+        Point2D end = boundary(other, one);
+        Line line = new Line(start.getX(), start.getY(), end.getX(), end.getY());
+        line.getStyleClass().add("graph-overlap");
+        line.setId("overlap-" + overlap.one() + "-" + overlap.other());
+        Label label = new Label(String.join(", ", overlap.paths()));
+        label.getStyleClass().add("graph-overlap-label");
+        labels.add(Map.entry(label, new EdgeLabels.Curve(start, start.midpoint(end), end)));
+        line.setUserData(overlap);
+        label.setUserData(overlap);
+        return List.of(line, label);
     }
 
     /** Where the line from a card's centre towards {@code toward} leaves the card. */

@@ -46,6 +46,11 @@ final class Columns {
      * it, so that the column may be narrower than its longest text.
      */
     static <R> TableColumn<R, String> wrapping(TableColumn<R, String> column) {
+        return wrapping(column, row -> null);
+    }
+
+    /** A wrapping column whose cells have a tooltip (none where {@code tip} gives no text). */
+    static <R> TableColumn<R, String> wrapping(TableColumn<R, String> column, Function<R, String> tip) {
         column.getProperties().put(ColumnFit.WRAPS, true);
         column.setCellFactory(c -> new TableCell<>() {
             {
@@ -56,6 +61,8 @@ final class Columns {
             protected void updateItem(String item, boolean empty) {
                 super.updateItem(item, empty);
                 setText(empty ? null : item);
+                R row = empty || getTableRow() == null ? null : getTableRow().getItem();
+                setTooltip(tooltip(row == null ? null : tip.apply(row)));
             }
 
             // A row asks its cells for their height without a width; the text wraps to the column's.
@@ -145,6 +152,10 @@ final class Columns {
             }
         });
         return column;
+    }
+
+    private static Tooltip tooltip(String text) {
+        return text == null || text.isEmpty() ? null : new Tooltip(text);
     }
 
     private static String orEmpty(String text) {

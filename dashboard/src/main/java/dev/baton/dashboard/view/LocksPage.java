@@ -11,7 +11,10 @@ import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 
-/** The Locks page: every held file, its holder, its state, and how many wait for it; force-release from here. */
+/**
+ * The Locks page: every held file, its holder, its state, how many wait for it, and the other copies of its repository
+ * where it is being changed too; force-release from here.
+ */
 final class LocksPage {
 
     private LocksPage() {
@@ -22,7 +25,8 @@ final class LocksPage {
                 "A lock appears here the moment an agent starts editing a file, and goes when it is released.",
                 model.loadedProperty(), model.connectionProperty());
         TablePage<LockRow> page = new TablePage<>("locks", model.locks(),
-                row -> String.join(" ", row.file(), row.holder(), row.holderId(), row.state().toString()),
+                row -> String.join(" ", row.file(), row.holder(), row.holderId(), row.state().toString(),
+                        row.alsoChangedInDescription()),
                 empty, model.nowProperty());
         TableColumn<LockRow, String> file = Columns.textWithTip("File", 300, LockRow::shownFile, LockRow::file);
         TableColumn<LockRow, LockRow.State> state = new TableColumn<>("State");
@@ -34,7 +38,10 @@ final class LocksPage {
                 Columns.ago("Since", 90, LockRow::since, model.nowProperty()),
                 Columns.ago("Last edit", 90, LockRow::lastEdit, model.nowProperty()),
                 state,
-                Columns.number("Waiters", 70, LockRow::waiters));
+                Columns.number("Waiters", 70, LockRow::waiters),
+                // The same file held in another worktree or clone of its repository: a conflict to come at merge time.
+                Columns.wrapping(Columns.text("Also changed in", 220, LockRow::alsoChangedIn),
+                        LockRow::alsoChangedInDescription));
         page.sortBy(file, TableColumn.SortType.ASCENDING);
         Button release = new Button("Force release…");
         release.setId("force-release");

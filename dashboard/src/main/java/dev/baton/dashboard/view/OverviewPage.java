@@ -58,11 +58,11 @@ final class OverviewPage {
         if (graph.nodes().isEmpty()) {
             return "";
         }
-        if (graph.edges().isEmpty()) {
-            return "Nobody is waiting: every session can edit what it holds.";
-        }
-        return graph.hasDeadlock() ? "Red arrows form a deadlock: each waits for the next; the victim is asked to release."
+        String waits = graph.edges().isEmpty() ? "Nobody is waiting: every session can edit what it holds."
+                : graph.hasDeadlock() ? "Red arrows form a deadlock: each waits for the next; the victim is asked to release."
                 : "An arrow points from a waiting session to the holder of the file it names.";
+        return graph.hasOverlap() ? waits + " A dashed amber line joins two sessions changing the same file in two copies"
+                + " of its repository: their changes meet when the branches are merged." : waits;
     }
 
     private static void showDeadlocks(DashboardModel model, VBox box) {

@@ -5,6 +5,7 @@ import dev.baton.dashboard.connection.ConnectionStatus;
 import dev.baton.dashboard.graph.WaitGraph;
 import dev.baton.dashboard.model.ActivityEntry;
 import dev.baton.dashboard.model.Board;
+import dev.baton.dashboard.model.SharedFiles;
 import dev.baton.dashboard.model.Topic;
 import dev.baton.dashboard.protocol.Frame;
 import dev.baton.dashboard.protocol.MessageInfo;
@@ -93,12 +94,16 @@ public final class DashboardModel {
         // Rows mix topics (a session row counts locks and shows waits), and there are at most a few
         // hundred of them, so every table is recomputed and synced by key; only changed rows move.
         sessions.sync(board.sessions().stream().map(s -> SessionRow.of(s, board)).toList());
-        locks.sync(board.locks().stream().map(l -> LockRow.of(l, board)).toList());
+        SharedFiles shared = SharedFiles.of(board.locks());
+        locks.sync(board.locks().stream().map(l -> LockRow.of(l, board, shared)).toList());
         negotiations.sync(board.negotiations().stream().map(n -> NegotiationRow.of(n, board)).toList());
         messages.sync(board.messages().stream().map(m -> MessageRow.of(m, board))
                 .sorted(Comparator.comparing(MessageRow::at, Comparator.nullsLast(Comparator.naturalOrder())))
                 .toList());
-        if (changed.contains(Topic.SESSIONS) || changed.contains(Topic.WAITS) || changed.contains(Topic.DEADLOCKS)) {
+        // Locks count too: two sessions changing one file in two copies of its repository are marked on the graph.
+        // A lock change that leaves the graph equal redraws nothing: the view listens for a graph that differs.
+        if (changed.contains(Topic.SESSIONS) || changed.contains(Topic.WAITS) || changed.contains(Topic.DEADLOCKS)
+                || changed.contains(Topic.LOCKS)) {
             graph.set(WaitGraph.of(board));
         }
         List<ActivityEntry> fresh = board.drainActivity();

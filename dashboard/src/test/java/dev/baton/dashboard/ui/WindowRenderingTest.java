@@ -3,8 +3,10 @@ package dev.baton.dashboard.ui;
 import static dev.baton.dashboard.WireFrames.REPO;
 import static dev.baton.dashboard.WireFrames.frame;
 import static dev.baton.dashboard.WireFrames.lock;
+import static dev.baton.dashboard.WireFrames.lockInCopy;
 import static dev.baton.dashboard.WireFrames.negotiation;
 import static dev.baton.dashboard.WireFrames.session;
+import static dev.baton.dashboard.WireFrames.sessionIn;
 import static dev.baton.dashboard.WireFrames.snapshot;
 import static dev.baton.dashboard.WireFrames.waitOf;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +24,10 @@ import java.util.concurrent.TimeUnit;
 import javafx.css.PseudoClass;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableRow;
+import javafx.scene.paint.Color;
+import javafx.scene.shape.Line;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,13 +40,15 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The real window fed with protocol frames straight into its model (no sidecar: the home is empty),
- * to check what the views draw: empty states, the red cycle, the countdown highlight.
+ * to check what the views draw: empty states, the red cycle, the countdown highlight, a file changed in two copies.
  */
 @ExtendWith(ApplicationExtension.class)
 class WindowRenderingTest {
 
     private static final String A = "aaaaaaaa-1";
     private static final String B = "bbbbbbbb-2";
+    private static final String MAIN = "/work/app";
+    private static final String FEATURE = "/work/app-feature";
 
     @TempDir
     Path home;
@@ -124,14 +131,66 @@ class WindowRenderingTest {
                 .map(cell -> ((javafx.scene.control.Labeled) cell).getText())).contains("1:00");
     }
 
+    @Test
+    void aFileChangedInTwoWorktreesNamesTheOtherCopyInTheLocksTableWithItsWholePathInATooltip(FxRobot robot) {
+        robot.interact(() -> window.model().apply(List.of(frame(snapshot(1, twoWorktreeSessions(), twoWorktreeLocks(), "", "", "")))));
+        robot.interact(() -> window.view().open(Page.LOCKS));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> alsoChangedInCells(robot).size() == 2);
+        List<TableCell<?, ?>> cells = alsoChangedInCells(robot);
+        assertThat(cells).extracting(TableCell::getText).containsExactlyInAnyOrder(
+                "app-feature (branch feature-b) by claude-code bbbbbbbb", "app (branch main) by claude-code aaaaaaaa");
+        assertThat(cells).extracting(cell -> cell.getTooltip().getText()).containsExactlyInAnyOrder(
+                FEATURE + " (branch feature-b) by claude-code session " + B, MAIN + " (branch main) by claude-code session " + A);
+    }
+
+    @Test
+    void twoSessionsChangingOneFileInTwoWorktreesAreJoinedByADashedAmberLineLabelledWithItsPath(FxRobot robot) {
+        robot.interact(() -> window.model().apply(List.of(frame(snapshot(1, twoWorktreeSessions(), twoWorktreeLocks(), "", "", "")))));
+
+        // The line exists once the model has the pair; its colour and dashes come with the next pulse's styling.
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup(".graph-overlap").queryAll().size() == 1
+                && !((Line) robot.lookup(".graph-overlap").query()).getStrokeDashArray().isEmpty()));
+        Line line = robot.lookup(".graph-overlap").query();
+        Color stroke = (Color) line.getStroke();
+        assertThat(stroke.getRed()).as("amber: %s", stroke).isGreaterThan(0.5);
+        assertThat(stroke.getGreen()).as("amber: %s", stroke).isBetween(0.3, stroke.getRed());
+        assertThat(stroke.getBlue()).as("amber: %s", stroke).isLessThan(0.3);
+        assertThat(robot.lookup(".graph-overlap-label").queryAs(Label.class).getText()).isEqualTo("src/App.java");
+        assertThat(robot.lookup(".graph-edge").queryAll()).as("nobody waits").isEmpty();
+        assertThat(robot.lookup("#overlap-" + A + "-" + B).tryQuery()).isPresent();
+    }
+
+    private static String twoWorktreeSessions() {
+        return sessionIn(A, MAIN, "2025-01-01T09:00:00Z") + "," + sessionIn(B, FEATURE, "2025-01-01T09:30:00Z");
+    }
+
+    private static String twoWorktreeLocks() {
+        return lockInCopy(MAIN, "src/App.java", A, "origin:github.com/o/r", "main") + ","
+                + lockInCopy(FEATURE, "src/App.java", B, "origin:github.com/o/r", "feature-b");
+    }
+
+    private static List<TableCell<?, ?>> alsoChangedInCells(FxRobot robot) {
+        return onFx(() -> robot.lookup("#locks-table .table-cell").queryAll().stream()
+                .<TableCell<?, ?>>map(n -> (TableCell<?, ?>) n)
+                .filter(cell -> "Also changed in".equals(cell.getTableColumn().getText()) && cell.getTableRow() != null
+                        && cell.getTableRow().getItem() != null && cell.getText() != null && !cell.getText().isEmpty()
+                        && cell.getTooltip() != null)
+                .toList());
+    }
+
     private static TableRow<?> firstRow(FxRobot robot) {
         return robot.lookup("#negotiations-table .table-row-cell").queryAll().stream()
                 .map(n -> (TableRow<?>) n).filter(r -> r.getItem() != null).findFirst().orElseThrow();
     }
 
     private static String text(FxRobot robot, String query) {
+        return onFx(() -> robot.lookup(query).queryAs(Label.class).getText());
+    }
+
+    private static <T> T onFx(java.util.concurrent.Callable<T> read) {
         try {
-            return WaitForAsyncUtils.asyncFx(() -> robot.lookup(query).queryAs(Label.class).getText()).get(5, TimeUnit.SECONDS);
+            return WaitForAsyncUtils.asyncFx(read).get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
