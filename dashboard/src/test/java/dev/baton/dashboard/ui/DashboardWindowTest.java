@@ -239,6 +239,40 @@ class DashboardWindowTest {
                 .isEqualTo(ConnectionState.CONNECTED.shown());
     }
 
+    @Test
+    void aFileTakenInTwoWorktreesOnTwoBranchesIsNamedUnderAlsoChangedInAndJoinsItsSessionsOnTheGraph(FxRobot robot)
+            throws Exception {
+        GitCopies git = GitCopies.create(temp.resolve("shop"), "src/App.java");
+        Path feature = git.addWorktree(temp.resolve("shop-feature"), "feature-b");
+        String a = sidecar.register("aaaaaaaa-copies", "on-main", git.main());
+        String b = sidecar.register("bbbbbbbb-copies", "on-feature", feature);
+
+        sidecar.acquire(a, git.main().resolve("src/App.java"), 0);
+        sidecar.acquire(b, feature.resolve("src/App.java"), 0);
+
+        assertThat(StreamSupport.stream(sidecar.locks().path("locks").spliterator(), false)
+                .map(lock -> lock.path("copy").path("worktree").asText() + " " + lock.path("copy").path("branch").asText()
+                        + " " + lock.path("copy").path("path").asText()))
+                .as("both copies are held, each with its worktree and branch")
+                .containsExactlyInAnyOrder(git.main() + " main src/App.java", feature + " feature-b src/App.java");
+        robot.interact(() -> window.view().open(Page.LOCKS));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> locksTable(robot).getItems().stream()
+                .map(LockRow::alsoChangedIn).sorted().toList()).equals(List.of(
+                        "shop (branch main) by claude-code aaaaaaaa", "shop-feature (branch feature-b) by claude-code bbbbbbbb")));
+        await().atMost(Duration.ofSeconds(1)).until(() -> onFx(() -> robot.lookup("#locks-table .table-cell").queryAll()
+                .stream().map(cell -> ((javafx.scene.control.Labeled) cell).getText()).toList())
+                .contains("shop-feature (branch feature-b) by claude-code bbbbbbbb"));
+
+        robot.interact(() -> window.view().open(Page.OVERVIEW));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup(".graph-overlap-label").queryAll().stream()
+                .map(label -> ((Label) label).getText()).toList()).equals(List.of("src/App.java")));
+        assertThat(robot.lookup(".graph-edge").queryAll()).as("nobody waits").isEmpty();
+
+        sidecar.release(b, feature.resolve("src/App.java"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> robot.lookup(".graph-overlap").queryAll().isEmpty()
+                && window.model().locks().stream().allMatch(row -> row.alsoChangedIn().isEmpty())));
+    }
+
     private static TableView<LockRow> locksTable(FxRobot robot) {
         return robot.lookup("#locks-table").queryTableView();
     }
