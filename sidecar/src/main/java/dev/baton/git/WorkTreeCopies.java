@@ -27,13 +27,28 @@ public final class WorkTreeCopies implements RepositoryCopies {
     private static final Duration GIT_BOUND = Duration.ofSeconds(3);
 
     private final BranchRule defaultRule;
+    private final boolean ruleFixed;
     private final Map<Path, Named> named = new ConcurrentHashMap<>();
 
     private record Named(String repository, String rootCommit) {
     }
 
+    /** @param defaultRule the rule of a repository that names none of its own */
     public WorkTreeCopies(BranchRule defaultRule) {
+        this(defaultRule, false);
+    }
+
+    private WorkTreeCopies(BranchRule defaultRule, boolean ruleFixed) {
         this.defaultRule = defaultRule;
+        this.ruleFixed = ruleFixed;
+    }
+
+    /**
+     * Every branch shares one lock, whatever a repository says: a team whose database keeps one claim per file of a
+     * repository (not per branch) cannot let two copies of this machine hold it at once.
+     */
+    public static WorkTreeCopies everyBranchOneLock() {
+        return new WorkTreeCopies(BranchRule.LOCK, true);
     }
 
     @Override
@@ -106,6 +121,9 @@ public final class WorkTreeCopies implements RepositoryCopies {
 
     /** The repository's own rule ({@code branches: lock} in {@code .baton-repository}), else the default. */
     private BranchRule rule(Path root) {
+        if (ruleFixed) {
+            return defaultRule;
+        }
         return RepoIdentity.settingOf(root, RULE_LINE).flatMap(BranchRule::named).orElse(defaultRule);
     }
 }

@@ -127,7 +127,8 @@ public final class Sidecar implements AutoCloseable {
             Baton baton = new Baton(new SqliteStore(home.database()), options.clock(), options.processes(),
                     options.heartbeatTtl(), team == null ? SharedLockSpace.LOCAL : team,
                     new VersionStore(home.versionsDir(), VersionSettings.fromEnvironment(System.getenv())),
-                    new WorkTreeCopies(options.branches()));
+                    team != null && !options.team().perBranch() ? WorkTreeCopies.everyBranchOneLock()
+                            : new WorkTreeCopies(options.branches()));
             opened.add(baton);
             List<Consumer<RoutesConfig>> routes = new ArrayList<>();
             if (team != null) {

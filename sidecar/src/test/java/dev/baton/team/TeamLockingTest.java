@@ -164,6 +164,22 @@ class TeamLockingTest {
     }
 
     @Test
+    void twoWorktreesOfOneMachineOnTwoBranchesShareOneLockAsTheTeamsDatabaseHoldsOneClaimAFile() throws IOException {
+        Path worktree = dir.resolve("one-feature");
+        dev.baton.git.TestRepo.at(one.workingTree()).git("worktree", "add", "-q", "-b", "feature", worktree.toString());
+        String alice = one.register("alice-session");
+        String carol = one.register("carol-session");
+        one.acquire("alice-session", alice, "src/App.java");
+
+        JsonNode denied = one.post("/v1/locks/acquire", Map.of("session_id", "carol-session", "files",
+                java.util.List.of(worktree.toRealPath().resolve("src/App.java").toString())), carol).body();
+
+        assertThat(denied.path("all_acquired").asBoolean()).isFalse();
+        assertThat(denied.path("results").get(0).path("copy_of").path("file").asText()).isEqualTo(one.file("src/App.java"));
+        assertThat(denied.path("results").get(0).path("holder").path("session").asText()).isEqualTo("alice-session");
+    }
+
+    @Test
     void aFileOutsideAnySharedRepositoryIsThisMachinesAlone() throws IOException {
         TestRepo privateRepo = TestRepo.create(dir.resolve("scratch"), "notes.txt"); // no origin, no identity file
         String alice = one.register("alice-session");
