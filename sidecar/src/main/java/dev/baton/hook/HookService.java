@@ -1,27 +1,18 @@
 package dev.baton.hook;
 
-import java.util.concurrent.CompletableFuture;
-
-import java.util.Optional;
-
-import dev.baton.shell.ShellWatch;
-
-import dev.baton.git.RepoRoot;
-
-import dev.baton.git.PlantedCode;
-
 import dev.baton.Baton;
+import dev.baton.git.BranchDivergence;
 import dev.baton.git.GitStatus;
+import dev.baton.git.PlantedCode;
+import dev.baton.git.RepoRoot;
 import dev.baton.git.WorkTreeState;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
-import dev.baton.lock.LockResult;
 import dev.baton.lock.CopyNotices;
 import dev.baton.lock.FileCopy;
 import dev.baton.lock.HeldCopy;
-import dev.baton.git.BranchDivergence;
-import java.util.OptionalInt;
+import dev.baton.lock.LockResult;
 import dev.baton.lock.ReleaseReason;
 import dev.baton.negotiation.Negotiation;
 import dev.baton.session.ConnectionPeer;
@@ -31,6 +22,7 @@ import dev.baton.session.SessionRows;
 import dev.baton.shell.Enforcement;
 import dev.baton.shell.ShellGuard;
 import dev.baton.shell.ShellSettings;
+import dev.baton.shell.ShellWatch;
 import dev.baton.state.BatonException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -40,9 +32,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**

@@ -15,7 +15,7 @@ public final class CopyNotices {
     private final Map<String, List<String>> pending = new HashMap<>();
 
     synchronized void tell(HeldCopy holder, FileCopy taker, Holder takerHolder) {
-        String line = "Baton: " + holder.file() + ", which you are changing here, is now also being changed in another"
+        String line = "Baton: " + taker.path() + ", which you are changing here, is now also being changed in another"
                 + " copy of this repository: " + who(takerHolder) + " in " + taker.worktree() + on(taker.branch())
                 + ". Both edits go ahead, since the copies are on different branches, and they will meet at the merge."
                 + " Agree who changes what with `baton msg send " + takerHolder.session() + " \"…\"`, or leave the file"

@@ -6,6 +6,7 @@ import dev.baton.http.Views;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
+import dev.baton.lock.CopyNotices;
 import dev.baton.lock.FileLock;
 import dev.baton.lock.HeldMessage;
 import dev.baton.lock.LockResult;
@@ -21,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /** lock_acquire, lock_release, lock_status: the file locks of docs/ARCHITECTURE.md, "Locks", as tools. */
 final class LockTools {
@@ -109,6 +111,9 @@ final class LockTools {
             String shown = shown(session, result.file());
             if (result.acquired()) {
                 lines.add((result.reentrant() ? "already yours: " : "acquired: ") + shown);
+                result.alsoChangedIn().forEach(other -> lines.add(CopyNotices.forTaker(shown, other, OptionalInt.empty())));
+            } else if (result.copyOf() != null) {
+                lines.add("held: " + HeldMessage.ofCopy(shown, result.copyOf(), now));
             } else if (result.holder() != null) {
                 lines.add("held: " + HeldMessage.of(shown,
                         result.sameFileAs() == null ? null : shown(session, result.sameFileAs()), result.holder(), now));

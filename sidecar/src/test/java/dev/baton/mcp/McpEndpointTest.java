@@ -112,6 +112,29 @@ class McpEndpointTest {
     }
 
     @Test
+    void aToolsAcquireSaysWhoElseChangesTheFileInAnotherWorktreeOrWhichCopyHoldsItsLock() throws Exception {
+        dev.baton.git.TestRepo repo = dev.baton.git.TestRepo.create(dir.resolve("app"), "src/App.java");
+        Path other = dir.resolve("app-b");
+        repo.git("worktree", "add", "-q", "-b", "feature-b", other.toString());
+        dev.baton.git.TestRepo locked = dev.baton.git.TestRepo.create(dir.resolve("locked"), "src/App.java");
+        locked.write(".baton-repository", "branches: lock\n");
+        locked.git("add", "-A");
+        locked.git("commit", "-q", "-m", "every branch one lock");
+        Path lockedOther = dir.resolve("locked-b");
+        locked.git("worktree", "add", "-q", "-b", "feature-b", lockedOther.toString());
+        agentA.call("lock_acquire", args("files", List.of(repo.path("src/App.java").toString(),
+                locked.path("src/App.java").toString())));
+
+        JsonNode told = agentB.call("lock_acquire", args("files", List.of(other.resolve("src/App.java").toString())));
+        JsonNode denied = agentB.call("lock_acquire", args("files", List.of(lockedOther.resolve("src/App.java").toString())));
+
+        assertThat(text(told)).contains("acquired: ").contains("is also being changed in another copy of this repository")
+                .contains("in " + repo.root() + " on branch main");
+        assertThat(text(denied)).contains("held: ").contains("is the same file as " + locked.path("src/App.java")
+                + " in another copy of this repository (" + locked.root() + " on branch main)");
+    }
+
+    @Test
     void aHandOffRunsEntirelyThroughTools() throws Exception {
         JsonNode taken = agentA.call("lock_acquire", args("files", List.of("src/App.java")));
         assertThat(taken.path("isError").asBoolean()).as(text(taken)).isFalse();
