@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +27,14 @@ public final class AgentProcess implements AutoCloseable {
     private final String name;
 
     public AgentProcess(String name, Machine machine, List<String> command, Map<String, String> env) {
+        this(name, machine, machine.repo, command, env);
+    }
+
+    /** Runs in {@code dir}, a working tree of the machine other than its repository (a linked worktree). */
+    public AgentProcess(String name, Machine machine, Path dir, List<String> command, Map<String, String> env) {
         this.name = name;
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).directory(machine.repo.toFile())
+            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
                     .redirectErrorStream(true);
             builder.environment().clear();
             builder.environment().putAll(machine.env());

@@ -101,6 +101,30 @@ public final class FakeModel implements AutoCloseable {
         return all.toString();
     }
 
+    /**
+     * The texts of the last turn request's conversation (its JSON strings, decoded) that contain {@code phrase}: what
+     * the model is shown now, each occurrence once per place it holds in the conversation.
+     */
+    public synchronized List<String> lastTurnTextsContaining(String phrase) {
+        List<String> texts = new ArrayList<>();
+        if (!turns.isEmpty()) {
+            collectTexts(turns.get(turns.size() - 1).request().json(), phrase, texts);
+        }
+        return texts;
+    }
+
+    private static void collectTexts(JsonNode node, String phrase, List<String> texts) {
+        if (node.isTextual()) {
+            if (node.asText().contains(phrase)) {
+                texts.add(node.asText());
+            }
+            return;
+        }
+        for (JsonNode child : node) {
+            collectTexts(child, phrase, texts);
+        }
+    }
+
     /** How many scripted steps are left to answer. */
     synchronized int scriptLength() {
         return script.size();

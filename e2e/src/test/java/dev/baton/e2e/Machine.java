@@ -137,8 +137,13 @@ public final class Machine implements AutoCloseable {
     }
 
     public String read(String file) {
+        return read(repo, file);
+    }
+
+    /** {@code file} (relative to the working tree {@code tree}, e.g. a linked worktree), or null. */
+    public String read(Path tree, String file) {
         try {
-            Path path = repo.resolve(file);
+            Path path = tree.resolve(file);
             return Files.exists(path) ? Files.readString(path) : null;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -151,6 +156,15 @@ public final class Machine implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A second working tree of the repository, {@code git worktree add ../NAME -b BRANCH} as a user makes one: beside
+     * the repository, on a new branch from the current commit.
+     */
+    public Path worktree(String name, String branch) {
+        run(repo, List.of("git", "worktree", "add", "-q", "../" + name, "-b", branch));
+        return repo.resolveSibling(name);
     }
 
     /** Commits everything, so every file is clean again. */

@@ -6,6 +6,7 @@ import dev.baton.e2e.AgentClis;
 import dev.baton.e2e.AgentProcess;
 import dev.baton.e2e.FakeModel;
 import dev.baton.e2e.Machine;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,15 @@ public final class Claude implements AutoCloseable {
 
     /** {@code permissionMode} "default": in print mode every edit needs a permission rule, so edits are refused. */
     public Claude(Machine machine, FakeModel model, Map<String, String> extraEnv, String permissionMode) {
+        this(machine, machine.repo, model, extraEnv, permissionMode);
+    }
+
+    /** A session started in {@code dir}, a working tree of the machine's repository (e.g. a linked worktree). */
+    public Claude(Machine machine, Path dir, FakeModel model) {
+        this(machine, dir, model, Map.of(), "bypassPermissions");
+    }
+
+    private Claude(Machine machine, Path dir, FakeModel model, Map<String, String> extraEnv, String permissionMode) {
         this.model = model;
         model.speaks(new AnthropicWire());
         Map<String, String> env = new HashMap<>(Map.of(
@@ -39,7 +49,7 @@ public final class Claude implements AutoCloseable {
                 // Claude Code refuses bypassPermissions as root outside a sandbox; CI runs as root in a container.
                 "IS_SANDBOX", "1"));
         env.putAll(extraEnv);
-        process = new AgentProcess("claude", machine, List.of(AgentClis.bin("claude").toString(), "-p",
+        process = new AgentProcess("claude", machine, dir, List.of(AgentClis.bin("claude").toString(), "-p",
                 "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
                 "--permission-mode", permissionMode), env);
     }
