@@ -6,8 +6,6 @@ import dev.baton.git.TestRepo;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.TestSidecar;
 import dev.baton.support.TestSidecar.Agent;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +13,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code baton overlaps}: the files being changed in several worktrees of one repository, the merge conflicts ahead. */
 class OverlapsCliTest {
@@ -49,16 +46,16 @@ class OverlapsCliTest {
     void listsEachFileChangedInSeveralWorktreesWithWhoChangesItOnWhichBranch() {
         Agent a = sidecar.registerAgent("session-a", agentA.pid());
         Agent b = sidecar.registerAgent("session-b", agentB.pid());
-        assertThat(baton("overlaps").out()).contains("no file is being changed in more than one copy of its repository");
+        assertThat(CoordinationCliTest.baton("overlaps").out()).contains("no file is being changed in more than one copy of its repository");
         take(a, repo.path("src/App.java"));
         take(a, repo.path("src/Util.java"));
         var reply = take(b, other.resolve("src/App.java"));
         assertThat(reply.path("results").get(0).path("also_changed_in").get(0).path("branch").asText()).isEqualTo("main");
 
-        Run listed = baton("overlaps");
-        Run json = baton("overlaps", "--json");
+        CoordinationCliTest.Run listed = CoordinationCliTest.baton("overlaps");
+        CoordinationCliTest.Run json = CoordinationCliTest.baton("overlaps", "--json");
 
-        assertThat(listed.exit()).as(listed.err()).isZero();
+        assertThat(listed.exitCode()).as(listed.err()).isZero();
         assertThat(listed.out().lines().toList()).containsExactly(
                 "src/App.java  (gitdir:" + repo.root().resolve(".git") + ")",
                 "  " + repo.root() + "  branch main  claude-code session-a",
@@ -70,18 +67,5 @@ class OverlapsCliTest {
     private com.fasterxml.jackson.databind.JsonNode take(Agent agent, Path file) {
         return sidecar.post("/v1/locks/acquire", Map.of("session_id", agent.id(), "files", List.of(file.toString())),
                 agent.proof()).json();
-    }
-
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run baton(String... args) {
-        CommandLine line = BatonCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        line.setOut(new PrintWriter(out, true));
-        line.setErr(new PrintWriter(err, true));
-        int code = line.execute(args);
-        return new Run(code, out.toString(), err.toString());
     }
 }

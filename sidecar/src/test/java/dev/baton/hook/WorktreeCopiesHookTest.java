@@ -70,20 +70,15 @@ class WorktreeCopiesHookTest extends HookFixture {
     void withEveryBranchLockedTheOtherWorktreeIsDeniedNamingTheCopy() throws Exception {
         harness.close();
         harness = HookHarness.startWithBranches(dir.resolve("locked"), BranchRule.LOCK);
-        Path other = worktree(harness, "shop-b", "feature-b");
-        try (StandInAgent a = StandInAgent.start(harness, "a", "session-a");
-             StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", other)) {
-            a.write(CART, "a's cart\n");
 
-            ScriptRun bEdits = b.write(CART, "b's cart\n");
+        TwoWorktrees run = aHoldsTheCartAndBWritesItsOwn();
 
-            assertThat(bEdits.stdout()).contains("\"deny\"")
-                    .contains(CART + " is the same file as " + harness.repo().path(CART) + " in another copy of this"
-                            + " repository (" + harness.repo().root() + " on branch main), which shares its lock")
-                    .contains("`baton negotiate " + harness.repo().path(CART));
-            assertThat(Files.readString(other.resolve(CART))).doesNotContain("b's");
-            assertThat(harness.filesHeldBy("session-b")).isEmpty();
-        }
+        assertThat(run.bEdits().stdout()).contains("\"deny\"")
+                .contains(CART + " is the same file as " + harness.repo().path(CART) + " in another copy of this"
+                        + " repository (" + harness.repo().root() + " on branch main), which shares its lock")
+                .contains("`baton negotiate " + harness.repo().path(CART));
+        assertThat(Files.readString(run.other().resolve(CART))).doesNotContain("b's");
+        assertThat(harness.filesHeldBy("session-b")).isEmpty();
     }
 
     @Test
@@ -91,31 +86,37 @@ class WorktreeCopiesHookTest extends HookFixture {
         harness.repo().write(".baton-repository", "# one lock for every branch of the shop\nacme/shop\nbranches: lock\n");
         harness.repo().git("add", ".baton-repository");
         harness.repo().git("commit", "-q", "-m", "identity");
-        Path other = worktree(harness, "shop-b", "feature-b");
-        try (StandInAgent a = StandInAgent.start(harness, "a", "session-a");
-             StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", other)) {
-            a.write(CART, "a's cart\n");
 
-            assertThat(b.write(CART, "b's cart\n").stdout()).contains("\"deny\"").contains("in another copy of this repository");
-            assertThat(harness.baton().locks().copyOf(harness.repo().path(CART).toString()).orElseThrow().repository())
-                    .isEqualTo("file:acme/shop");
-        }
+        TwoWorktrees run = aHoldsTheCartAndBWritesItsOwn();
+
+        assertThat(run.bEdits().stdout()).contains("\"deny\"").contains("in another copy of this repository");
+        assertThat(harness.baton().locks().copyOf(harness.repo().path(CART).toString()).orElseThrow().repository())
+                .isEqualTo("file:acme/shop");
     }
 
     @Test
     void withOtherBranchesOffNothingIsSaid() throws Exception {
         harness.close();
         harness = HookHarness.startWithBranches(dir.resolve("off"), BranchRule.OFF);
+
+        TwoWorktrees run = aHoldsTheCartAndBWritesItsOwn();
+
+        assertThat(run.bEdits().stdout()).doesNotContain("deny").doesNotContain("another copy");
+        assertThat(run.aNext().stdout()).doesNotContain("another copy");
+        assertThat(harness.filesHeldBy("session-b")).hasSize(1);
+    }
+
+    /** What B's write of its own worktree's cart was answered while A holds the cart on main, and A's next call. */
+    private record TwoWorktrees(Path other, ScriptRun bEdits, ScriptRun aNext) {
+    }
+
+    private TwoWorktrees aHoldsTheCartAndBWritesItsOwn() throws Exception {
         Path other = worktree(harness, "shop-b", "feature-b");
         try (StandInAgent a = StandInAgent.start(harness, "a", "session-a");
              StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", other)) {
             a.write(CART, "a's cart\n");
-
             ScriptRun bEdits = b.write(CART, "b's cart\n");
-
-            assertThat(bEdits.stdout()).doesNotContain("deny").doesNotContain("another copy");
-            assertThat(a.write("README.md", "a's readme\n").stdout()).doesNotContain("another copy");
-            assertThat(harness.filesHeldBy("session-b")).hasSize(1);
+            return new TwoWorktrees(other, bEdits, a.write("README.md", "a's readme\n"));
         }
     }
 
