@@ -1,11 +1,15 @@
 package dev.baton.git;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * How far a file in one copy of a repository has moved from where another branch parted from it: the lines added and
@@ -53,6 +57,9 @@ public final class BranchDivergence {
                 return OptionalInt.empty();
             }
             String numstat = text(GitProcess.run(worktree, timeout, new byte[0], 0, "diff", "--numstat", base, "--", path));
+            if (numstat.isEmpty()) {
+                return untracked(worktree, path, base);
+            }
             int lines = 0;
             for (String line : numstat.lines().toList()) {
                 String[] fields = line.split("\t", 3);
@@ -64,6 +71,23 @@ public final class BranchDivergence {
             return OptionalInt.of(lines);
         } catch (GitException e) {
             return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * A file git's diff does not show: unchanged, or new and not added in that copy (git diffs only what it tracks), whose
+     * every line then differs.
+     */
+    private OptionalInt untracked(Path worktree, String path, String base) throws GitException {
+        Path file = worktree.resolve(path);
+        boolean inBase = GitProcess.run(worktree, timeout, new byte[0], 128, "cat-file", "-t", base + ":" + path).length > 0;
+        if (inBase || !Files.isRegularFile(file)) {
+            return OptionalInt.of(0);
+        }
+        try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
+            return OptionalInt.of((int) lines.count());
+        } catch (IOException | UncheckedIOException e) {
+            return OptionalInt.empty(); // not text
         }
     }
 

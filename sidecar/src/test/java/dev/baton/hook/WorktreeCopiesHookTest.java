@@ -56,6 +56,18 @@ class WorktreeCopiesHookTest extends HookFixture {
     }
 
     @Test
+    void aNewFileNotYetAddedInTheOtherWorktreeCountsEveryLineAsDiffering() throws Exception {
+        Path other = worktree(harness, "shop-b", "feature-b");
+        try (StandInAgent a = StandInAgent.start(harness, "a", "session-a");
+             StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", other)) {
+            b.write("src/main/java/shop/Coupon.java", "class Coupon {\n}\n// three lines\n");
+
+            assertThat(a.write("src/main/java/shop/Coupon.java", "class Coupon {}\n").stdout()).contains(TOLD_TAKER)
+                    .contains("in " + other + " on branch feature-b (3 lines differ there from the merge base)");
+        }
+    }
+
+    @Test
     void aSecondSessionInTheSameWorktreeIsStillDenied() throws Exception {
         worktree(harness, "shop-b", "feature-b");
         try (StandInAgent a = StandInAgent.start(harness, "a", "session-a");
