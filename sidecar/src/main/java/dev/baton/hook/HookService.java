@@ -165,7 +165,7 @@ final class HookService {
                 .collect(Collectors.toSet());
         // Waiting for one's own subagent is no conflict with another session: no wait-for edge, no deadlock.
         held.stream().filter(result -> !ownSubagents.contains(result.holder().session()))
-                .forEach(result -> denials.denied(session, result.file(), result.holder()));
+                .forEach(result -> denials.denied(session, heldFile(result), result.holder()));
         Map<String, Negotiation> pending = new HashMap<>();
         held.forEach(result -> baton.negotiations().openRequest(session, result.file())
                 .ifPresent(asked -> pending.put(result.file(), asked)));
@@ -187,6 +187,14 @@ final class HookService {
                 told(session, CopyNotices.forTaker(DenyReason.shown(result.file(), canonicalCwd(cwd)), other, lines));
             }
         }
+    }
+
+    /** The held file a denied edit waits for: another path to it or its copy elsewhere, else the file itself. */
+    private static String heldFile(LockResult result) {
+        if (result.copyOf() != null) {
+            return result.copyOf().file();
+        }
+        return result.sameFileAs() != null ? result.sameFileAs() : result.file();
     }
 
     private HookReply postTool(HookCall call, Dialect dialect, long ppid) {

@@ -77,7 +77,7 @@ public final class LockTable {
         Ledger.Tracked<Attempt> first = ledger.writeTracked(tx -> {
             Attempt attempt = attempt(tx, request, files, true, named);
             if (waits && attempt.isBlocked()) {
-                observer.waitStarted(tx, request.sessionId(), attempt.blockedFiles());
+                observer.waitStarted(tx, request.sessionId(), attempt.heldFiles());
             }
             return attempt;
         });
@@ -85,7 +85,7 @@ public final class LockTable {
         if (!result.isBlocked() || !waits) {
             return result.outcome();
         }
-        List<String> waitedFor = result.blockedFiles();
+        List<String> waitedFor = result.heldFiles();
         long deadline = System.nanoTime() + request.waitFor().toNanos();
         long seen = first.version();
         String deadlock = observer.deadlockOf(request.sessionId()).orElse(null); // this wait may close a cycle
@@ -633,6 +633,13 @@ public final class LockTable {
         List<String> blockedFiles() {
             TreeSet<String> files = new TreeSet<>(blocked.keySet());
             files.addAll(elsewhere.keySet());
+            return List.copyOf(files);
+        }
+
+        /** The blocked files as the wait-for graph knows them: a path held elsewhere (an alias, a copy) as that path. */
+        List<String> heldFiles() {
+            TreeSet<String> files = new TreeSet<>();
+            blockedFiles().forEach(file -> files.add(blocked.containsKey(file) ? blocked.get(file).file() : file));
             return List.copyOf(files);
         }
 

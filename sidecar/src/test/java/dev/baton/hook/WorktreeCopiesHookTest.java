@@ -156,6 +156,25 @@ class WorktreeCopiesHookTest extends HookFixture {
     }
 
     @Test
+    void twoClonesWaitingForEachOthersFilesAreADeadlock() throws Exception {
+        Path upstream = dir.resolve("upstream.git");
+        harness.repo().git("clone", "-q", "--bare", harness.repo().root().toString(), upstream.toString());
+        Path one = cloneOf(upstream, "clone-one");
+        Path two = cloneOf(upstream, "clone-two");
+        String order = "src/main/java/shop/Order.java";
+        try (StandInAgent a = StandInAgent.startIn(harness, "a", "session-a", one);
+             StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", two)) {
+            a.write(CART, "a's cart\n");
+            b.write(order, "b's order\n");
+            assertThat(a.write(order, "a's order\n").stdout()).contains("\"deny\"");
+
+            ScriptRun closing = b.write(CART, "b's cart\n");
+
+            assertThat(closing.stdout()).contains("\"deny\"").contains("deadlock");
+        }
+    }
+
+    @Test
     void aSessionsEndAndAWorktreesRemovalClearTheOverlap() throws Exception {
         Path other = worktree(harness, "shop-b", "feature-b");
         Path third = worktree(harness, "shop-c", "feature-c");
