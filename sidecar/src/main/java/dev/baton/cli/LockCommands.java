@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.http.Json;
+import dev.baton.lock.AcquireRequest;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -46,8 +47,8 @@ final class LockCommands {
 
         @Override
         public Integer call() {
-            if (waitSeconds < 0) {
-                throw new CliException("--wait must be zero or more seconds");
+            if (waitSeconds < 0 || waitSeconds > AcquireRequest.MAX_WAIT_SECONDS) {
+                throw new CliException("--wait must be between 0 and " + AcquireRequest.MAX_WAIT_SECONDS + " seconds, was " + waitSeconds);
             }
             AgentCaller caller = agent.resolve(client());
             Map<String, Object> body = new LinkedHashMap<>();
@@ -63,6 +64,13 @@ final class LockCommands {
                     if (result.path("acquired").asBoolean()) {
                         out.println((result.path("reentrant").asBoolean() ? "already held: " : "acquired: ") + Output.relative(file)
                                 + missingDirectory(file));
+                        for (JsonNode other : result.path("also_changed_in")) {
+                            out.println("  also being changed in " + other.path("worktree").asText() + branch(other)
+                                    + " by " + other.path("holder").path("agent").asText("?") + " session "
+                                    + other.path("holder").path("session").asText() + ": the two changes meet at the merge");
+                        }
+                    } else if (result.hasNonNull("copy_of")) {
+                        out.println("held: " + Output.heldCopy(file, result.path("copy_of")));
                     } else if (result.hasNonNull("holder")) {
                         out.println("held: " + Output.held(file, result.path("holder")));
                     } else {
@@ -72,6 +80,10 @@ final class LockCommands {
             });
             return reply.path("all_acquired").asBoolean() ? 0 : 1;
         }
+    }
+
+    private static String branch(JsonNode copy) {
+        return copy.path("branch").isTextual() ? " on branch " + copy.path("branch").asText() : "";
     }
 
     /** A lock on a file in a directory that does not exist is legal (it may be created next) but often a typo. */

@@ -3,6 +3,7 @@ package dev.baton.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.http.Json;
+import dev.baton.lock.HeldCopy;
 import dev.baton.lock.HeldMessage;
 import dev.baton.lock.Holder;
 import java.io.PrintWriter;
@@ -36,6 +37,15 @@ final class Output {
             return HeldMessage.of(relative(file), Json.mapper().treeToValue(holder, Holder.class), Instant.now());
         } catch (JsonProcessingException e) {
             return file + " is held by session " + holder.path("session").asText("?");
+        }
+    }
+
+    /** A file whose lock is held through its copy in another worktree or clone of the repository. */
+    static String heldCopy(String file, JsonNode copy) {
+        try {
+            return HeldMessage.ofCopy(relative(file), Json.mapper().treeToValue(copy, HeldCopy.class), Instant.now());
+        } catch (JsonProcessingException e) {
+            return file + " is the same file as " + copy.path("file").asText("?") + ", which is held";
         }
     }
 

@@ -33,7 +33,7 @@ final class LockRoutes {
     static final int MAX_HISTORY_PAGE = 10_000;
 
     static final int MAX_FILES = 1000;
-    static final int MAX_WAIT_SECONDS = 600;
+    static final int MAX_WAIT_SECONDS = AcquireRequest.MAX_WAIT_SECONDS;
 
     record AcquireBody(String sessionId, List<String> files, Integer waitSeconds, String cwd) {
     }

@@ -9,6 +9,9 @@ import java.util.List;
  */
 public record AcquireRequest(String sessionId, List<String> files, Duration waitFor, boolean allOrNothing, boolean startEdit) {
 
+    /** The longest an acquire may wait for a held file, in seconds, whichever interface asks. */
+    public static final int MAX_WAIT_SECONDS = 600;
+
     public AcquireRequest {
         files = List.copyOf(files);
         if (files.isEmpty()) {

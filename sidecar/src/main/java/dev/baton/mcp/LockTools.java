@@ -28,7 +28,7 @@ import java.util.OptionalInt;
 final class LockTools {
 
     static final int MAX_FILES = 1000;
-    static final int MAX_WAIT_SECONDS = 600;
+    static final int MAX_WAIT_SECONDS = AcquireRequest.MAX_WAIT_SECONDS;
 
     private final Baton baton;
 

@@ -64,6 +64,25 @@ class OverlapsCliTest {
                 .doesNotContain("Util.java");
     }
 
+    @Test
+    void acquireFromTheTerminalSaysWhoElseChangesTheFileInAnotherWorktree() {
+        Agent a = sidecar.registerAgent("session-a", agentA.pid());
+        Agent b = sidecar.registerAgent("session-b", agentB.pid());
+        take(a, repo.path("src/App.java"));
+
+        CoordinationCliTest.Run acquired = CoordinationCliTest.baton(CoordinationCliTest.as(b, "acquire",
+                other.resolve("src/App.java").toString()));
+        CoordinationCliTest.Run tooLong = CoordinationCliTest.baton(CoordinationCliTest.as(b, "acquire", "--wait", "900",
+                other.resolve("src/Util.java").toString()));
+
+        assertThat(acquired.exitCode()).as(acquired.err()).isZero();
+        assertThat(acquired.out()).contains("acquired: " + other.resolve("src/App.java"))
+                .contains("  also being changed in " + repo.root() + " on branch main by claude-code session session-a");
+        assertThat(tooLong.exitCode()).isNotZero();
+        assertThat(tooLong.err()).contains("--wait must be between 0 and 600 seconds, was 900").doesNotContain("wait_seconds");
+        assertThat(sidecar.baton().locks().locksOf("session-b")).hasSize(1);
+    }
+
     private com.fasterxml.jackson.databind.JsonNode take(Agent agent, Path file) {
         return sidecar.post("/v1/locks/acquire", Map.of("session_id", agent.id(), "files", List.of(file.toString())),
                 agent.proof()).json();
