@@ -9,8 +9,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code baton negotiations}: the requests this session made or must answer; {@code --supervisor} shows everyone's. */
-@Command(name = "negotiations", description = "List open requests for files that this session made or must answer.")
+/**
+ * {@code baton negotiations}: the requests this session made or must answer; {@code --supervisor}, or a terminal that
+ * belongs to no agent, shows everyone's.
+ */
+@Command(name = "negotiations", description = "List open requests for files that this session made or must answer (from a terminal of no agent: everyone's).")
 final class NegotiationsCommand extends SidecarCommands implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -22,7 +25,9 @@ final class NegotiationsCommand extends SidecarCommands implements Callable<Inte
     public Integer call() {
         String scope = "status=" + (all ? "all" : "open");
         JsonNode reply;
-        if (supervisor) {
+        boolean everyone = supervisor || agent.session == null && agent.key == null
+                && CallerSession.agentAncestor(client()).isEmpty(); // a person's own terminal: the supervisor's view
+        if (everyone) {
             reply = client().get("/v1/negotiations?" + scope);
         } else {
             AgentCaller caller = agent.resolve(client());
@@ -30,6 +35,9 @@ final class NegotiationsCommand extends SidecarCommands implements Callable<Inte
         }
         PrintWriter out = spec.commandLine().getOut();
         Output.print(out, reply, json, () -> {
+            if (everyone && !supervisor) {
+                out.println("every session's requests (this terminal belongs to no agent; --session ID shows one session's):");
+            }
             if (reply.path("negotiations").isEmpty()) {
                 out.println(all ? "no requests" : "no open requests");
             } else {

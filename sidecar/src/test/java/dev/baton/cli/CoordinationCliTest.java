@@ -94,6 +94,9 @@ class CoordinationCliTest {
 
         Run listed = baton(as(a, "negotiations"));
         assertThat(listed.out()).contains("pending", id, "session-b -> session-a");
+        Run fromAPersonsTerminal = baton("negotiations");
+        assertThat(fromAPersonsTerminal.out()).contains("every session's requests (this terminal belongs to no agent")
+                .contains("pending", id, "session-b -> session-a");
 
         Run deferred = baton(as(a, "respond", id, "defer", "--eta", "5", "--reason", "saving first"));
         assertThat(deferred.exitCode()).as(deferred.err()).isZero();
