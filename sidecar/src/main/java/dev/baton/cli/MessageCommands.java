@@ -1,6 +1,9 @@
 package dev.baton.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,8 +75,14 @@ final class MessageCommands implements Runnable {
         @Option(names = "--page-size", defaultValue = "20", description = "Messages per page (default 20, at most 200).")
         int pageSize;
 
+        @Option(names = "--supervisor", description = "Every session's messages, newest first, as the supervisor reads them"
+                + " (the newest 1,000; --from and --unread filter them).") boolean supervisor;
+
         @Override
         public Integer call() {
+            if (supervisor) {
+                return everyMessage();
+            }
             AgentCaller caller = agent.resolve(client());
             StringBuilder query = new StringBuilder("/v1/messages?session_id=").append(LockCommands.encode(caller.sessionId()))
                     .append("&page=").append(page).append("&page_size=").append(pageSize);
@@ -105,6 +114,38 @@ final class MessageCommands implements Runnable {
                             reply.path("pages").asInt(), total, reply.path("unread").asInt(),
                             reply.path("page").asInt() < reply.path("pages").asInt()
                                     ? "; next: baton msg inbox --page " + (reply.path("page").asInt() + 1) : "");
+                }
+            });
+            return 0;
+        }
+
+        /** The supervisor's view: every session's messages, with sender, recipient and whether it was read. */
+        private int everyMessage() {
+            if (agent.session != null || agent.key != null) {
+                throw new CliException("--supervisor reads every session's messages; leave out --session and --key");
+            }
+            Instant after = since == null ? null : instant(since);
+            JsonNode reply = SidecarClient.connectAsSupervisor(home()).get("/v1/messages?all=true");
+            ArrayNode shown = JsonNodeFactory.instance.arrayNode();
+            for (JsonNode message : reply.path("messages")) {
+                boolean wanted = (from == null || message.path("from").asText().startsWith(from))
+                        && (!unread || message.path("read").isBoolean() && !message.path("read").asBoolean())
+                        && (after == null || Instant.parse(message.path("sent_at").asText()).isAfter(after));
+                if (wanted) {
+                    shown.add(message);
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            ObjectNode filtered = JsonNodeFactory.instance.objectNode().set("messages", shown);
+            Output.print(out, filtered, json, () -> {
+                for (JsonNode message : shown) {
+                    out.printf("#%d  %s  %s -> %s%s%n", message.path("id").asLong(), message.path("sent_at").asText(),
+                            message.path("from").asText(), message.path("to").asText(),
+                            message.path("read").isBoolean() && !message.path("read").asBoolean() ? "  [unread]" : "");
+                    out.println("    " + message.path("text").asText().replace("\n", "\n    "));
+                }
+                if (shown.isEmpty()) {
+                    out.println(unread ? "no unread messages" : "no messages");
                 }
             });
             return 0;

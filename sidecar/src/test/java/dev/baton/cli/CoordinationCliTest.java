@@ -174,6 +174,12 @@ class CoordinationCliTest {
         assertThat(inbox.out()).contains("#1", "from claude-code session-b", "please look at the build", "[unread]",
                 "(to everyone)", "page 1 of 1 (2 message(s); 2 unread in the inbox)");
 
+        Run supervised = baton("msg", "inbox", "--supervisor");
+        assertThat(supervised.exitCode()).as(supervised.err()).isZero();
+        assertThat(supervised.out()).contains("#1  ").contains("session-b -> session-a  [unread]")
+                .contains("    please look at the build").contains("session-b -> *").contains("    lunch");
+        assertThat(baton(as(a, "msg", "inbox", "--supervisor")).err()).contains("leave out --session and --key");
+
         assertThat(baton(as(a, "msg", "read", "1")).out()).contains("marked read: 1 message(s)");
         assertThat(baton(as(a, "msg", "inbox", "--unread", "--json")).json().path("total").asInt()).isEqualTo(1);
         assertThat(baton(as(a, "msg", "read", "--all")).out()).contains("marked read: 1 message(s)");
