@@ -192,14 +192,17 @@ final class LockCommands {
         private static void printFileLocks(PrintWriter out, JsonNode locks) {
             if (locks.isEmpty()) {
                 out.println("no file locks held");
+                return;
             }
+            Table table = new Table("FILE", "AGENT", "SESSION", "PID", "ALIVE", "TAKEN", "LAST EDIT", "BRANCH");
             for (JsonNode lock : locks) {
                 JsonNode holder = lock.path("holder");
-                out.printf("%s  %s %s (pid %s, %s) since %s%s%n", Output.relative(lock.path("file").asText()),
+                table.row(Output.relative(lock.path("file").asText()) + (lock.path("edit_in_flight").asBoolean() ? " [editing]" : ""),
                         holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
-                        holder.path("alive").asText(), lock.path("since").asText(),
-                        lock.path("edit_in_flight").asBoolean() ? " [editing]" : "");
+                        holder.path("alive").asText(), Output.ago(lock.path("since")), Output.ago(lock.path("last_edit")),
+                        lock.path("copy").path("branch").asText("-"));
             }
+            table.print(out);
         }
 
         private static void printNamedLocks(PrintWriter out, JsonNode locks, boolean always) {

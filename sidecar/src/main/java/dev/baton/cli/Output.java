@@ -49,6 +49,18 @@ final class Output {
         }
     }
 
+    /** An instant of the sidecar's as a person reads it: "3 min ago"; "-" when there is none. */
+    static String ago(JsonNode instant) {
+        if (!instant.isTextual()) {
+            return "-";
+        }
+        try {
+            return HeldMessage.ago(Instant.parse(instant.asText()), Instant.now()) + " ago";
+        } catch (java.time.format.DateTimeParseException e) {
+            return instant.asText();
+        }
+    }
+
     /** Files are shown relative to the current directory when they are inside it. */
     static String relative(String file) {
         String cwd = System.getProperty("user.dir");

@@ -19,8 +19,8 @@ final class StatusCommand extends SidecarCommands implements Callable<Integer> {
         JsonNode status = client.get("/v1/status");
         PrintWriter out = spec.commandLine().getOut();
         Output.print(out, status, json, () -> {
-            out.printf("Baton %s, pid %s, up since %s%n", status.path("version").asText(), status.path("pid").asText(),
-                    status.path("started_at").asText());
+            out.printf("Baton %s, pid %s, started %s%n", status.path("version").asText(), status.path("pid").asText(),
+                    Output.ago(status.path("started_at")));
             out.printf("store: %s%n", status.path("store").asText());
             JsonNode team = client.get("/v1/team");
             if (team.path("enabled").asBoolean()) {
@@ -31,10 +31,14 @@ final class StatusCommand extends SidecarCommands implements Callable<Integer> {
             }
             out.printf("%d session(s), %d lock(s), %d named lock(s); heartbeat TTL %d s%n", status.path("sessions").asInt(),
                     status.path("locks").asInt(), status.path("named_locks").asInt(), status.path("heartbeat_ttl_seconds").asInt());
+            Table sessions = new Table("AGENT", "SESSION", "PID", "ALIVE", "LOCKS", "LAST HEARD", "CWD");
             for (JsonNode session : client.get("/v1/sessions").path("sessions")) {
-                out.printf("  %-12s %s  pid %s (%s)  %d lock(s)%s%n", session.path("agent").asText(), session.path("id").asText(),
-                        session.path("pid").asText("-"), session.path("alive").asText(), session.path("locks").asInt(),
-                        session.hasNonNull("cwd") ? "  " + session.path("cwd").asText() : "");
+                sessions.row(session.path("agent").asText(), session.path("id").asText(), session.path("pid").asText("-"),
+                        session.path("alive").asText(), session.path("locks").asInt(), Output.ago(session.path("last_heartbeat")),
+                        session.path("cwd").asText("-"));
+            }
+            if (!sessions.isEmpty()) {
+                sessions.print(out);
             }
         });
         return 0;

@@ -47,6 +47,43 @@ class LockListingCliTest extends CliFixture {
     }
 
     @Test
+    void locksIsATableWithAHeaderAlignedColumnsAndAgesBoldOnlyOnATerminalThatAllowsColour() throws Exception {
+        assertThat(baton.run("acquire", "src/App.java", "src/main/java/shop/LongerName.java").exit()).isZero();
+
+        BatonCli.Result piped = baton.run("locks");
+        String onTerminal = throughATerminal(Map.of(), "locks");
+        String noColour = throughATerminal(Map.of("NO_COLOR", "1"), "locks");
+
+        java.util.List<String> lines = piped.out().lines().toList();
+        assertThat(lines.get(0)).matches("FILE +AGENT +SESSION +PID +ALIVE +TAKEN +LAST EDIT +BRANCH");
+        int agentColumn = lines.get(0).indexOf("AGENT");
+        assertThat(lines.subList(1, 3)).allSatisfy(row -> {
+            assertThat(row.indexOf(" cli ") + 1).isEqualTo(agentColumn);
+            assertThat(row).contains(" s ago");
+        });
+        assertThat(piped.out()).doesNotContain("\u001b[").doesNotContainPattern("\\d{2}:\\d{2}:\\d{2}\\.\\d{3}");
+        assertThat(onTerminal).contains("\u001b[1mFILE");
+        assertThat(noColour).contains("FILE").doesNotContain("\u001b[");
+    }
+
+    /** {@code baton ARGS} with its standard output on a pseudo-terminal (util-linux's {@code script}), as a person runs it. */
+    private String throughATerminal(Map<String, String> env, String... args) throws Exception {
+        ProcessBuilder inner = baton.builder(args);
+        String line = inner.command().stream().map(word -> "'" + word.replace("'", "'\\''") + "'")
+                .collect(java.util.stream.Collectors.joining(" "));
+        ProcessBuilder outer = new ProcessBuilder("script", "-qec", line, "/dev/null").directory(inner.directory())
+                .redirectErrorStream(true);
+        outer.environment().putAll(inner.environment());
+        outer.environment().remove("NO_COLOR");
+        outer.environment().putAll(env);
+        Process process = outer.start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return output;
+    }
+
+    @Test
     void locksNamedSaysSoWhenNoNamedLockIsHeld() {
         BatonCli.Result named = baton.run("locks", "--named");
 
