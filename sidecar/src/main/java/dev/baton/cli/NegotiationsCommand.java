@@ -41,9 +41,15 @@ final class NegotiationsCommand extends SidecarCommands implements Callable<Inte
             if (reply.path("negotiations").isEmpty()) {
                 out.println(all ? "no requests" : "no open requests");
             } else {
-                reply.path("negotiations").forEach(n -> out.printf("%s  %s  %s -> %s%n    %s%n", n.path("status").asText(),
-                        Output.relative(n.path("file").asText()), n.path("requester").asText(), n.path("holder").asText(),
-                        n.path("summary").asText()));
+                reply.path("negotiations").forEach(n -> {
+                    out.printf("%s  %s  %s -> %s%n    %s%n", n.path("status").asText(),
+                            Output.relative(n.path("file").asText()), n.path("requester").asText(), n.path("holder").asText(),
+                            n.path("summary").asText());
+                    if (everyone && "timeout-eligible".equals(n.path("status").asText()) && !n.hasNonNull("holder_machine")) {
+                        out.println("    as the supervisor: `baton force-release " + Output.relative(n.path("file").asText())
+                                + " --supervisor` frees it now (the holder's uncommitted changes stay in the file)");
+                    }
+                });
             }
         });
         return 0;

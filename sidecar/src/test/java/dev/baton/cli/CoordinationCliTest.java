@@ -141,6 +141,9 @@ class CoordinationCliTest {
         assertThat(early.err()).contains("once it times out");
 
         sidecar.clock().advance(Duration.ofMinutes(5));
+        assertThat(baton("negotiations").out()).contains("timeout-eligible")
+                .contains("as the supervisor: `baton force-release " + app + " --supervisor` frees it now");
+        assertThat(baton(as(b, "negotiations")).out()).doesNotContain("as the supervisor");
         Run stranger = baton(as(c, "force-release", app));
         assertThat(stranger.exitCode()).isEqualTo(2);
         assertThat(stranger.err()).contains("has no open negotiation");
