@@ -189,7 +189,7 @@ final class LockCommands {
             return 0;
         }
 
-        private static void printFileLocks(PrintWriter out, JsonNode locks) {
+        static void printFileLocks(PrintWriter out, JsonNode locks) {
             if (locks.isEmpty()) {
                 out.println("no file locks held");
                 return;

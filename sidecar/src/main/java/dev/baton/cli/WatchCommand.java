@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  * {@code baton watch}: prints the sidecar's event stream, one line per event. When the sidecar asks
  * it to resync (it read too slowly) it reconnects from the last event it printed, so nothing is lost.
  */
-@Command(name = "watch", description = "Print the live event stream, one line per event.")
+@Command(name = "watch", description = "Print the live event stream, one line per event (-w: a live table of the held locks).")
 final class WatchCommand extends SidecarCommands implements Callable<Integer> {
 
     /** What the listener hands to the printing thread when the connection ends. */
@@ -36,6 +36,8 @@ final class WatchCommand extends SidecarCommands implements Callable<Integer> {
     Long since;
     @Option(names = "--count", paramLabel = "N", description = "Exit after N events.")
     Integer count;
+    @Option(names = {"-w", "--table"}, description = "Show the held locks as a table, redrawn at each change, instead of event lines.")
+    boolean table;
     /** The environment to find the sidecar in; tests set it, otherwise the process's own. */
     Map<String, String> environment;
 
@@ -48,6 +50,9 @@ final class WatchCommand extends SidecarCommands implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if ((since != null && since < 0) || (count != null && count < 1)) {
             throw new CliException("--since must be zero or more and --count at least 1");
+        }
+        if (table && json) {
+            throw new CliException("--table draws a table for people and --json prints the frames for scripts; give one");
         }
         PrintWriter out = spec.commandLine().getOut();
         Long from = since;
@@ -64,7 +69,11 @@ final class WatchCommand extends SidecarCommands implements Callable<Integer> {
                     }
                     String text = (String) next;
                     JsonNode frame = Json.mapper().readTree(text);
-                    out.println(json ? text : EventLine.of(frame));
+                    if (table) {
+                        drawTable(out, frame);
+                    } else {
+                        out.println(json ? text : EventLine.of(frame));
+                    }
                     out.flush();
                     if (frame.has("seq")) {
                         from = frame.path("seq").asLong();
@@ -82,6 +91,20 @@ final class WatchCommand extends SidecarCommands implements Callable<Integer> {
                 socket.abort();
             }
         }
+    }
+
+    /** The held locks as they are after this frame; on a terminal the screen is cleared first, so the table stays put. */
+    private void drawTable(PrintWriter out, JsonNode frame) {
+        String type = frame.path("type").asText();
+        if (!type.equals("snapshot") && !type.equals("event")) {
+            return;
+        }
+        if (Table.onTerminal()) {
+            out.print("\u001b[H\u001b[2J");
+        }
+        JsonNode locks = client().get("/v1/locks").path("locks");
+        out.println("held locks after #" + frame.path("seq").asLong() + " (" + locks.size() + "):");
+        LockCommands.Locks.printFileLocks(out, locks);
     }
 
     private WebSocket connect(Long after, BlockingQueue<Object> frames) {

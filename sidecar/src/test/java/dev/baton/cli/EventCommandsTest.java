@@ -90,6 +90,27 @@ class EventCommandsTest {
     }
 
     @Test
+    void watchWithATableRedrawsTheHeldLocksAtEachChange() throws Exception {
+        try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
+            Lines out = new Lines();
+            CommandLine line = command("watch", baton, out, new StringWriter());
+            CompletableFuture<Integer> watching = CompletableFuture.supplyAsync(() -> line.execute("watch", "-w", "--count", "2"));
+            assertThat(out.firstLine.await(10, TimeUnit.SECONDS)).isTrue();
+
+            String bob = baton.register("bob");
+            baton.acquire(bob, baton.file("App.java"), 0);
+
+            assertThat(watching.get(10, TimeUnit.SECONDS)).isZero();
+            List<String> lines = out.lines();
+            assertThat(lines.get(0)).isEqualTo("held locks after #0 (0):");
+            assertThat(lines).contains("no file locks held", "held locks after #2 (1):");
+            assertThat(lines.get(lines.size() - 2)).startsWith("FILE ").contains("AGENT");
+            assertThat(lines.get(lines.size() - 1)).contains("App.java").contains("claude-code").contains("bob");
+            assertThat(String.join("\n", lines)).doesNotContain("\u001b[");
+        }
+    }
+
+    @Test
     void watchSinceReplaysWhatHappenedAfterThatEvent() throws Exception {
         try (TestSidecar baton = TestSidecar.in(dir).fixedClock().env(Map.of()).start()) {
             String bob = baton.register("bob");
