@@ -12,8 +12,9 @@ import java.util.Set;
 /**
  * The held files by repository and path, so that the same file held in another copy of its repository (a worktree,
  * a clone) is found without asking git. An entry is a hint, believed only while its file is still held: an entry a
- * failed transaction left does no harm. Kept as files are taken; the files held before a restart are named once, outside
- * the ledger ({@link #unnamed}).
+ * failed transaction or a release left does no harm, and the sweeper forgets those of files no longer held (inside a
+ * transaction: a listener after the commit could forget a file taken again since). Kept as files are taken; the files
+ * held before a restart are named once, outside the ledger ({@link #unnamed}).
  */
 final class CopyIndex {
 

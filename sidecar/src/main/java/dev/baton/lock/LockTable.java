@@ -54,7 +54,6 @@ public final class LockTable {
         ledger.addListener(changes -> changes.forEach(change -> {
             if (change instanceof LockChange.LockRemoved removed) {
                 aliases.forget(removed.lock().file());
-                copies.forget(removed.lock().file());
             }
         }));
     }
@@ -118,9 +117,9 @@ public final class LockTable {
     }
 
     /**
-     * The copies of the files not held yet, named before the ledger is entered (naming a working tree the first time
-     * runs git). A held file was named when it was taken, so a re-entrant edit names nothing and reads nothing. The
-     * files held before this sidecar started are named on the first call.
+     * The copies of the files, named before the ledger is entered (naming a working tree the first time runs git). A
+     * file taken before was named then, so a re-entrant edit names nothing and reads nothing (its branch is read again
+     * only if another copy holds the file). The files held before this sidecar started are named on the first call.
      */
     private Map<String, FileCopy> nameFirstTakes(List<String> files) {
         if (names == RepositoryCopies.NONE) {
@@ -129,9 +128,8 @@ public final class LockTable {
         nameHeldFiles();
         Map<String, FileCopy> named = new TreeMap<>();
         for (String file : files) {
-            if (copies.of(file).isEmpty()) {
-                names.of(file).ifPresent(copy -> named.put(file, copy));
-            }
+            Optional<FileCopy> known = copies.of(file);
+            (known.isPresent() ? known : names.of(file)).ifPresent(copy -> named.put(file, copy));
         }
         return named;
     }
@@ -255,7 +253,11 @@ public final class LockTable {
      */
     private boolean otherCopies(Transaction tx, Session session, String file, FileCopy copy, Attempt attempt) {
         World world = tx.world();
-        for (Map.Entry<String, FileCopy> other : new TreeMap<>(copies.otherCopies(world, copy)).entrySet()) {
+        Map<String, FileCopy> others = new TreeMap<>(copies.otherCopies(world, copy));
+        if (!others.isEmpty()) {
+            copy = copy.onBranch(names.branchOf(copy.worktree()).orElse(copy.branch())); // as it is now
+        }
+        for (Map.Entry<String, FileCopy> other : others.entrySet()) {
             FileLock lock = world.find(LockRows.FILES, other.getKey()).orElseThrow();
             if (sharedWith(session, lock)) {
                 continue;
@@ -480,11 +482,16 @@ public final class LockTable {
         });
     }
 
-    /** Ends the holds of files whose working tree is gone (a removed worktree, a deleted clone). */
+    /**
+     * Ends the holds of files whose working tree is gone (a removed worktree, a deleted clone), and forgets the copies
+     * of files no longer held: under the ledger, so no acquire takes one meanwhile.
+     */
     private List<FreedHolder> releaseRemovedCopies(Transaction tx) {
         Map<String, List<String>> bySession = new TreeMap<>();
         copies.all().forEach((file, copy) -> {
-            if (!names.exists(copy.worktree())) {
+            if (tx.world().find(LockRows.FILES, file).isEmpty()) {
+                copies.forget(file);
+            } else if (!names.exists(copy.worktree())) {
                 tx.world().find(LockRows.FILES, file).ifPresent(lock -> {
                     LockRows.remove(tx, lock, ReleaseReason.WORKTREE_REMOVED, null);
                     tx.audit("release", lock.sessionId(), file, ReleaseReason.WORKTREE_REMOVED.wireName(), null);

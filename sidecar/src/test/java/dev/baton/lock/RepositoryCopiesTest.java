@@ -124,6 +124,22 @@ class RepositoryCopiesTest {
     }
 
     @Test
+    void aFileReleasedAndTakenAgainIsCheckedAgainstTheOtherCopiesEachTime() {
+        take("a", repo.path(APP));
+        baton.locks().release("a", List.of(repo.path(APP).toString()), ReleaseReason.RELEASED);
+        assertThat(take("b", other.resolve(APP)).results().get(0).alsoChangedIn()).isEmpty();
+
+        AcquireOutcome again = take("a", repo.path(APP));
+        baton.locks().release("b", List.of(other.resolve(APP).toString()), ReleaseReason.RELEASED);
+        baton.locks().cleanupStale(); // forgets the copies of files no longer held
+        AcquireOutcome third = take("b", other.resolve(APP));
+
+        assertThat(again.results().get(0).alsoChangedIn()).extracting(HeldCopy::file).containsExactly(other.resolve(APP).toString());
+        assertThat(third.results().get(0).alsoChangedIn()).extracting(HeldCopy::file).containsExactly(repo.path(APP).toString());
+        assertThat(baton.locks().heldInSeveralCopies()).singleElement().extracting(CopiesOfAFile::path).isEqualTo(APP);
+    }
+
+    @Test
     void aBranchSwitchedAfterTheFileWasTakenCountsAsItIsNow() throws Exception {
         take("a", repo.path(APP));
         repo.git("switch", "-q", "-c", "feature-a");
