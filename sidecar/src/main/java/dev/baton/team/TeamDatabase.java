@@ -400,6 +400,38 @@ final class TeamDatabase {
         }
     }
 
+    /** A claim of another machine on another branch of the same repository: its machine, session and branch. */
+    record OtherBranch(String machine, String session, String branch) {
+    }
+
+    /**
+     * The claims of live machines other than {@code machine} of {@code path} on other branches of the repository (a
+     * team keyed by branch names a repository {@code ID#BRANCH}): changes on two branches that will meet at a merge.
+     */
+    static List<OtherBranch> otherBranches(Connection connection, String repositoryOnBranch, String path, String machine)
+            throws SQLException {
+        String repository = repositoryOnBranch.substring(0, repositoryOnBranch.lastIndexOf('#'));
+        String pattern = repository.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "#%";
+        try (PreparedStatement find = connection.prepareStatement("""
+                SELECT c.machine, c.session, c.repository FROM baton_team_claims c
+                  JOIN baton_team_machines m ON m.machine = c.machine AND m.lease_until > now()
+                WHERE c.path = ? AND c.repository LIKE ? AND c.repository <> ? AND c.machine <> ?
+                ORDER BY c.machine, c.session""")) {
+            find.setString(1, path);
+            find.setString(2, pattern);
+            find.setString(3, repositoryOnBranch);
+            find.setString(4, machine);
+            List<OtherBranch> found = new ArrayList<>();
+            try (ResultSet row = find.executeQuery()) {
+                while (row.next()) {
+                    found.add(new OtherBranch(row.getString(1), row.getString(2),
+                            row.getString(3).substring(repository.length() + 1)));
+                }
+            }
+            return found;
+        }
+    }
+
     /**
      * The session of another machine that {@code to} names (its id, or the unique start of one among the sessions other
      * machines have claimed files for), as {@code MACHINE/ID}; null when none or several.

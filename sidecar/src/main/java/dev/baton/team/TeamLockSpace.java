@@ -214,11 +214,15 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                     unsynced.remove(file);
                     refusedStale.remove(file); // an earlier refusal no longer holds: this claim decides
                     if (granted.previous() == null) {
+                        tellOtherBranches(connection, session, key);
                         return Optional.empty();
                     }
                     Optional<Holder> stale = refusedAsStale(file, key, granted.previous());
                     if (stale.isEmpty() && Boolean.TRUE.equals(granted.previous().uncommitted())) {
                         tellLeftOver(session, file, granted.previous());
+                    }
+                    if (stale.isEmpty()) {
+                        tellOtherBranches(connection, session, key);
                     }
                     return stale;
                 }
@@ -263,6 +267,30 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
         link.wake();
         return Optional.of(new Holder(previous.session(), null, null, Holder.RELEASED, null, null, null, null, null, null,
                 null, previous.machine(), problem.get()));
+    }
+
+    /**
+     * A team keyed by branch: the file just claimed is changed on other branches on other machines too, which will meet
+     * at a merge. The session is told who changes it where, once, at this claim (one statement, only in that scope).
+     */
+    private void tellOtherBranches(Connection connection, Session session, SharedPath key) {
+        if (!settings.perBranch()) {
+            return;
+        }
+        List<TeamDatabase.OtherBranch> others;
+        try {
+            others = TeamDatabase.otherBranches(connection, key.repository(), key.path(), settings.machine());
+        } catch (SQLException e) {
+            // The claim stands; only the word about other branches is lost, and the link finds out on its own.
+            LOG.warn("could not look for other branches changing {}: {}", key.path(), e.toString());
+            return;
+        }
+        for (TeamDatabase.OtherBranch other : others) {
+            tell(session.id(), "Baton: " + key.path() + " is also being changed on machine " + other.machine()
+                    + " by session " + other.session() + " on branch " + other.branch() + ". Your edit goes ahead, since"
+                    + " the branches differ, but the two changes will meet at the merge. Agree who changes what with"
+                    + " `baton msg send " + other.session() + " \"…\"` (it reaches that machine), or leave this file to it.");
+        }
     }
 
     /**

@@ -180,6 +180,31 @@ class TeamLockingTest {
     }
 
     @Test
+    void inATeamKeyedByBranchAnEditOnAnotherBranchOfAnotherMachineGoesAheadAndIsToldTheMachine() throws IOException {
+        Path third = TeamMember.cloneOf(origin, "https://github.com/acme/shop", dir, "three");
+        Path fourth = TeamMember.cloneOf(origin, "https://github.com/acme/shop", dir, "four");
+        TestRepo.at(fourth).git("switch", "-q", "-c", "feature");
+        Map<String, String> byBranch = Map.of("BATON_TEAM_SCOPE", "branch");
+        TeamMember three = TeamMember.join(dir, url, "machine-three", third, byBranch);
+        TeamMember four = TeamMember.join(dir, url, "machine-four", fourth, byBranch);
+        try {
+            String alice = three.register("alice-session");
+            String bob = four.register("bob-session");
+            assertThat(three.acquire("alice-session", alice, "src/App.java").acquired()).isTrue();
+
+            TeamMember.Reply onFeature = four.acquire("bob-session", bob, "src/App.java");
+
+            assertThat(onFeature.acquired()).isTrue();
+            assertThat(four.sidecar().baton().notices().takeNotices("bob-session")).singleElement().asString()
+                    .contains("src/App.java is also being changed on machine machine-three by session alice-session on"
+                            + " branch main").contains("`baton msg send alice-session");
+            assertThat(three.sidecar().baton().notices().takeNotices("alice-session")).isEmpty();
+        } finally {
+            TeamMember.closeAll(three, four);
+        }
+    }
+
+    @Test
     void aFileOutsideAnySharedRepositoryIsThisMachinesAlone() throws IOException {
         TestRepo privateRepo = TestRepo.create(dir.resolve("scratch"), "notes.txt"); // no origin, no identity file
         String alice = one.register("alice-session");
