@@ -134,10 +134,9 @@ class WorktreeCopiesHookTest extends HookFixture {
 
     @Test
     void clonesOnTheSameBranchShareOneLock() throws Exception {
-        Path upstream = dir.resolve("upstream.git");
-        harness.repo().git("clone", "-q", "--bare", harness.repo().root().toString(), upstream.toString());
-        Path one = cloneOf(upstream, "clone-one");
-        Path two = cloneOf(upstream, "clone-two");
+        List<Path> clones = twoClones();
+        Path one = clones.get(0);
+        Path two = clones.get(1);
         try (StandInAgent a = StandInAgent.startIn(harness, "a", "session-a", one);
              StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", two)) {
             assertThat(a.write(CART, "a's cart\n").stdout()).doesNotContain("deny");
@@ -157,10 +156,9 @@ class WorktreeCopiesHookTest extends HookFixture {
 
     @Test
     void twoClonesWaitingForEachOthersFilesAreADeadlock() throws Exception {
-        Path upstream = dir.resolve("upstream.git");
-        harness.repo().git("clone", "-q", "--bare", harness.repo().root().toString(), upstream.toString());
-        Path one = cloneOf(upstream, "clone-one");
-        Path two = cloneOf(upstream, "clone-two");
+        List<Path> clones = twoClones();
+        Path one = clones.get(0);
+        Path two = clones.get(1);
         String order = "src/main/java/shop/Order.java";
         try (StandInAgent a = StandInAgent.startIn(harness, "a", "session-a", one);
              StandInAgent b = StandInAgent.startIn(harness, "b", "session-b", two)) {
@@ -208,6 +206,13 @@ class WorktreeCopiesHookTest extends HookFixture {
         Path path = harness.dir().resolve(name);
         harness.repo().git("worktree", "add", "-q", "-b", branch, path.toString());
         return path.toRealPath();
+    }
+
+    /** Two clones of one upstream, both on main: copies of one repository that share nothing on disk. */
+    private List<Path> twoClones() throws Exception {
+        Path upstream = dir.resolve("upstream.git");
+        harness.repo().git("clone", "-q", "--bare", harness.repo().root().toString(), upstream.toString());
+        return List.of(cloneOf(upstream, "clone-one"), cloneOf(upstream, "clone-two"));
     }
 
     private Path cloneOf(Path upstream, String name) throws Exception {
