@@ -171,9 +171,11 @@ class CoordinationCliTest {
         Run sent = baton(as(b, "msg", "send", "session-a", "please", "look", "at", "the", "build"));
         assertThat(sent.exitCode()).as(sent.err()).isZero();
         assertThat(sent.out()).contains("sent to session session-a");
-        baton(as(b, "msg", "send", "*", "lunch"));
+        Run broadcast = baton(as(b, "msg", "send", "*", "lunch"));
+        assertThat(broadcast.exitCode()).as(broadcast.err()).isZero();
 
         Run inbox = baton(as(a, "msg", "inbox"));
+        assertThat(inbox.exitCode()).as(inbox.err()).isZero();
         assertThat(inbox.out()).contains("#1", "from claude-code session-b", "please look at the build", "[unread]",
                 "(to everyone)", "page 1 of 1 (2 message(s); 2 unread in the inbox)");
 
