@@ -110,7 +110,7 @@ public final class EventStream implements AutoCloseable {
         } else {
             state = ConnectionState.CONNECTING;
         }
-        statuses.accept(new ConnectionStatus(state, reason + " — retrying in " + seconds(delay)));
+        statuses.accept(new ConnectionStatus(state, reason, delay));
         scheduler.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -187,10 +187,6 @@ public final class EventStream implements AutoCloseable {
             return "the sidecar at " + address.base() + " is not answering";
         }
         return "cannot reach the sidecar at " + address.base() + ": " + cause.getMessage();
-    }
-
-    private static String seconds(Duration delay) {
-        return delay.toMillis() < 1000 ? delay.toMillis() + " ms" : delay.toSeconds() + " s";
     }
 
     @Override

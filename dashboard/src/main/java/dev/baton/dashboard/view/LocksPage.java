@@ -10,10 +10,12 @@ import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 
 /**
  * The Locks page: every held file, its holder, its state, how many wait for it, and the other copies of its repository
- * where it is being changed too; force-release from here.
+ * where it is being changed too; force-release from here (the button, the row's context menu or Delete).
  */
 final class LocksPage {
 
@@ -57,6 +59,14 @@ final class LocksPage {
         MenuItem menuItem = new MenuItem("Force release…");
         menuItem.setOnAction(e -> forceRelease.run());
         ContextMenu menu = new ContextMenu(menuItem);
+        // Delete on a selected row asks the same question; nothing is freed before it is answered.
+        page.table().addEventHandler(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.DELETE && !e.isShortcutDown() && !e.isAltDown()
+                    && page.table().getSelectionModel().getSelectedItem() != null) {
+                e.consume();
+                forceRelease.run();
+            }
+        });
         page.table().setRowFactory(table -> {
             TableRow<LockRow> row = new TableRow<>() {
                 @Override

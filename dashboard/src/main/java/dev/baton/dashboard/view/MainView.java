@@ -4,6 +4,7 @@ import atlantafx.base.theme.Styles;
 import dev.baton.dashboard.viewmodel.DashboardModel;
 import dev.baton.dashboard.viewmodel.SupervisorActions;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -20,6 +21,8 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -32,6 +35,11 @@ import javafx.scene.layout.VBox;
  * page with its title, and a status bar; supervisor confirmations appear over the page.
  */
 public final class MainView implements ActionRunner {
+
+    private static final List<KeyCode> PAGE_KEYS = List.of(KeyCode.DIGIT1, KeyCode.DIGIT2, KeyCode.DIGIT3, KeyCode.DIGIT4,
+            KeyCode.DIGIT5, KeyCode.DIGIT6, KeyCode.DIGIT7, KeyCode.DIGIT8, KeyCode.DIGIT9);
+    private static final List<KeyCode> PAGE_KEYPAD_KEYS = List.of(KeyCode.NUMPAD1, KeyCode.NUMPAD2, KeyCode.NUMPAD3,
+            KeyCode.NUMPAD4, KeyCode.NUMPAD5, KeyCode.NUMPAD6, KeyCode.NUMPAD7, KeyCode.NUMPAD8, KeyCode.NUMPAD9);
 
     private final DashboardModel model;
     private final StackPane root;
@@ -65,8 +73,14 @@ public final class MainView implements ActionRunner {
         frame.setLeft(sidebar(themeSwitch, dark));
         frame.setBottom(statusBar);
         frame.getStyleClass().add("dashboard");
+        content.setId("page-content");
+        content.getStyleClass().add("page-content");
         root = new StackPane(frame, overlay);
         root.setId("dashboard-root");
+        root.getStyleClass().add("dashboard-root");
+        model.offlineProperty().addListener((obs, old, offline) -> root.pseudoClassStateChanged(Pseudo.OFFLINE, offline));
+        root.pseudoClassStateChanged(Pseudo.OFFLINE, model.offlineProperty().get());
+        root.addEventFilter(KeyEvent.KEY_PRESSED, this::pageShortcut);
         nav.getSelectionModel().selectedItemProperty().addListener((obs, old, page) -> {
             if (page != null) {
                 open(page);
@@ -120,6 +134,24 @@ public final class MainView implements ActionRunner {
         content.setCenter(body);
         if (nav.getSelectionModel().getSelectedItem() != page) {
             nav.getSelectionModel().select(page);
+        }
+    }
+
+    /**
+     * Ctrl+1 … Ctrl+9 open the pages in the order the sidebar lists them, wherever the focus is (a filter box too);
+     * not while a confirmation is open over the page.
+     */
+    private void pageShortcut(KeyEvent event) {
+        if (!event.isShortcutDown() || event.isAltDown() || event.isShiftDown() || overlay.isVisible()) {
+            return;
+        }
+        int index = PAGE_KEYS.indexOf(event.getCode());
+        if (index < 0) {
+            index = PAGE_KEYPAD_KEYS.indexOf(event.getCode());
+        }
+        if (index >= 0 && index < nav.getItems().size()) {
+            open(nav.getItems().get(index));
+            event.consume();
         }
     }
 

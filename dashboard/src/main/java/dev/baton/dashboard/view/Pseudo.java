@@ -2,7 +2,7 @@ package dev.baton.dashboard.view;
 
 import javafx.css.PseudoClass;
 
-/** The row states the stylesheet colours. */
+/** The row and window states the stylesheet colours. */
 final class Pseudo {
 
     static final PseudoClass DEAD = PseudoClass.getPseudoClass("dead");
@@ -14,6 +14,9 @@ final class Pseudo {
     static final PseudoClass LOCAL = PseudoClass.getPseudoClass("local");
     /** The team's database does not answer: what the team shows may be stale. */
     static final PseudoClass UNREACHABLE = PseudoClass.getPseudoClass("unreachable");
+
+    /** On the window's root while the event stream is down: the pages show the state as it was, dimmed. */
+    static final PseudoClass OFFLINE = PseudoClass.getPseudoClass("offline");
 
     private Pseudo() {
     }

@@ -4,18 +4,22 @@ import dev.baton.dashboard.connection.ConnectionState;
 import dev.baton.dashboard.connection.ConnectionStatus;
 import dev.baton.dashboard.viewmodel.DashboardModel;
 import dev.baton.dashboard.viewmodel.TeamModel;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javafx.beans.binding.Bindings;
 import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.shape.Circle;
 
 /**
- * The bottom bar: connected / reconnecting / offline with the reason, the team (only in one), and the last action's
- * outcome.
+ * The bottom bar: connected / reconnecting / offline, since when and when it retries, with the reason; the team (only
+ * in one), and the last action's outcome. The state and its times are never cut: the reason and the outcome give way.
  */
 final class StatusBar extends HBox {
 
@@ -28,13 +32,17 @@ final class StatusBar extends HBox {
         setSpacing(8);
         Circle dot = new Circle(5);
         dot.getStyleClass().add("connection-dot");
-        Label state = new Label();
+        Label state = whole(new Label());
         state.setId("connection-state");
         state.getStyleClass().add("connection-state");
+        Label retry = whole(new Label());
+        retry.setId("connection-retry");
+        retry.getStyleClass().add("connection-retry");
         Label detail = new Label();
         detail.setId("connection-detail");
         detail.getStyleClass().add("connection-detail");
-        Label counts = new Label();
+        detail.setMinWidth(0);
+        Label counts = whole(new Label());
         counts.getStyleClass().add("connection-detail");
         counts.textProperty().bind(Bindings.createStringBinding(() -> model.loadedProperty().get()
                         ? model.sessions().size() + " sessions · " + model.locks().size() + " locks · event #" + model.seqProperty().get()
@@ -42,11 +50,21 @@ final class StatusBar extends HBox {
         Label team = team(model.team());
         outcome.setId("action-outcome");
         outcome.getStyleClass().add("action-outcome");
+        outcome.setMinWidth(0);
         Region spacer = new Region();
+        spacer.setMinWidth(0);
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        getChildren().addAll(dot, state, detail, spacer, outcome, team, counts);
-        model.connectionProperty().addListener((obs, old, status) -> show(status, dot, state, detail));
-        show(model.connectionProperty().get(), dot, state, detail);
+        getChildren().addAll(dot, state, retry, detail, spacer, outcome, whole(team), counts);
+        Runnable show = () -> show(model.connectionProperty().get(), model.sinceProperty().get(), dot, state, retry, detail);
+        model.connectionProperty().addListener((obs, old, status) -> show.run());
+        model.sinceProperty().addListener((obs, old, since) -> show.run());
+        show.run();
+    }
+
+    /** A label the bar does not shrink: the others give way first. */
+    private static Label whole(Label label) {
+        label.setMinWidth(Region.USE_PREF_SIZE);
+        return label;
     }
 
     /** "team m1 · 3 machines · 7 locks", or that the team's database does not answer; absent without a team. */
@@ -66,11 +84,19 @@ final class StatusBar extends HBox {
         return label;
     }
 
-    private void show(ConnectionStatus status, Circle dot, Label state, Label detail) {
+    /** "Offline" "since 14:02:11 — retrying in 4 s" "· the sidecar at … is not answering". */
+    private void show(ConnectionStatus status, String since, Circle dot, Label state, Label retry, Label detail) {
+        boolean connected = status.state() == ConnectionState.CONNECTED;
         state.setText(status.state().shown());
-        detail.setText(status.state() == ConnectionState.CONNECTED ? "" : status.detail());
+        String times = Stream.of(since, status.retrying()).filter(part -> !part.isEmpty()).collect(Collectors.joining(" — "));
+        retry.setText(connected ? "" : times);
+        retry.setVisible(!retry.getText().isEmpty());
+        retry.setManaged(retry.isVisible());
+        detail.setText(connected ? "" : (times.isEmpty() ? "" : "· ") + status.reason());
+        // The reason gives way when the bar is short of room; its tooltip has it whole.
+        detail.setTooltip(connected ? null : new Tooltip(status.detail()));
         for (ConnectionState each : ConnectionState.values()) {
-            PseudoClass pseudo = PseudoClass.getPseudoClass(each.name().toLowerCase(java.util.Locale.ROOT));
+            PseudoClass pseudo = PseudoClass.getPseudoClass(each.name().toLowerCase(Locale.ROOT));
             dot.pseudoClassStateChanged(pseudo, each == status.state());
             state.pseudoClassStateChanged(pseudo, each == status.state());
         }

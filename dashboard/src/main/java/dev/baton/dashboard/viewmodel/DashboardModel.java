@@ -13,6 +13,7 @@ import dev.baton.dashboard.protocol.ProtocolException;
 import dev.baton.dashboard.protocol.TeamReply;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -22,15 +23,19 @@ import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleLongProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
  * Everything the window shows, as observable rows and properties, fed with batches of frames on the
- * FX thread. The clock is injected: relative times and countdowns move when {@link #tick()} reads it.
+ * FX thread. The clock is injected: relative times and countdowns move when {@link #tick()} reads it, and stand
+ * still while the event stream is down, since the rows may no longer be true.
  */
 public final class DashboardModel {
 
@@ -42,6 +47,10 @@ public final class DashboardModel {
     private final ObjectProperty<Instant> now;
     private final ObjectProperty<ConnectionStatus> connection =
             new SimpleObjectProperty<>(new ConnectionStatus(ConnectionState.CONNECTING, "starting"));
+    private final ObjectProperty<Instant> offlineSince = new SimpleObjectProperty<>();
+    private final BooleanProperty offline = new SimpleBooleanProperty();
+    private final StringProperty since = new SimpleStringProperty("");
+    private final DateTimeFormatter wallClock;
     private final BooleanProperty loaded = new SimpleBooleanProperty();
     private final LongProperty seq = new SimpleLongProperty(-1);
     private final ObjectProperty<WaitGraph> graph = new SimpleObjectProperty<>(WaitGraph.empty());
@@ -57,6 +66,7 @@ public final class DashboardModel {
         this.clock = clock;
         this.now = new SimpleObjectProperty<>(clock.instant());
         this.team = new TeamModel(clock.getZone());
+        this.wallClock = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(clock.getZone());
     }
 
     /** Applies frames in order and refreshes the rows of whatever they changed. FX thread only. */
@@ -125,13 +135,29 @@ public final class DashboardModel {
         team.pollFailed(error, clock.instant());
     }
 
-    /** Moves relative times and countdowns to the clock's current instant. */
+    /** Moves relative times and countdowns to the clock's current instant, unless the stream is down. */
     public void tick() {
-        now.set(clock.instant());
-        team.tick(now.get());
+        if (!offline.get()) {
+            now.set(clock.instant());
+        }
+        // The team is polled on its own, and its rows say themselves when a poll failed.
+        team.tick(clock.instant());
     }
 
+    /**
+     * A new state of the event stream. Once it drops after a connection, what the window shows is the state as of
+     * that instant: it is marked offline since then until the stream is back.
+     */
     public void connectionChanged(ConnectionStatus status) {
+        boolean connected = status.state() == ConnectionState.CONNECTED;
+        if (connected) {
+            offlineSince.set(null);
+            now.set(clock.instant());
+        } else if (offlineSince.get() == null && connection.get().state() == ConnectionState.CONNECTED) {
+            offlineSince.set(clock.instant());
+        }
+        offline.set(offlineSince.get() != null);
+        since.set(offlineSince.get() == null ? "" : "since " + wallClock.format(offlineSince.get()));
         connection.set(status);
     }
 
@@ -155,6 +181,21 @@ public final class DashboardModel {
 
     public ReadOnlyObjectProperty<ConnectionStatus> connectionProperty() {
         return connection;
+    }
+
+    /** True from the moment the event stream dropped until it is back: the rows are as they were then. */
+    public ReadOnlyBooleanProperty offlineProperty() {
+        return offline;
+    }
+
+    /** When the stream dropped, null while it is up. */
+    public ReadOnlyObjectProperty<Instant> offlineSinceProperty() {
+        return offlineSince;
+    }
+
+    /** "since 14:02:11" (the clock's zone) while offline, empty otherwise. */
+    public ReadOnlyStringProperty sinceProperty() {
+        return since;
     }
 
     public ReadOnlyBooleanProperty loadedProperty() {
