@@ -210,21 +210,7 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             try {
                 TeamDatabase.Claim answer = claimInDatabase(connection, session, key);
                 if (answer instanceof TeamDatabase.Granted granted) {
-                    claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
-                    unsynced.remove(file);
-                    refusedStale.remove(file); // an earlier refusal no longer holds: this claim decides
-                    if (granted.previous() == null) {
-                        tellOtherBranches(connection, session, key);
-                        return Optional.empty();
-                    }
-                    Optional<Holder> stale = refusedAsStale(file, key, granted.previous());
-                    if (stale.isEmpty() && Boolean.TRUE.equals(granted.previous().uncommitted())) {
-                        tellLeftOver(session, file, granted.previous());
-                    }
-                    if (stale.isEmpty()) {
-                        tellOtherBranches(connection, session, key);
-                    }
-                    return stale;
+                    return taken(connection, session, file, key, granted);
                 }
                 if (answer instanceof TeamDatabase.Held held) {
                     elsewhere.put(key, held.hold());
@@ -236,6 +222,30 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             }
         }
         return claimWithoutDatabase(session, file, key);
+    }
+
+    /**
+     * A claim granted: the file is this machine's under its new fencing number, unless this clone lacks the previous
+     * holder's last change of it ("pull first"); the session hears what the previous holder left and who changes the
+     * file on other branches.
+     */
+    private Optional<Holder> taken(Connection connection, Session session, String file, SharedPath key,
+                                   TeamDatabase.Granted granted) {
+        claimed.put(file, new Claimed(key, granted.fence(), link.epoch()));
+        unsynced.remove(file);
+        refusedStale.remove(file); // an earlier refusal no longer holds: this claim decides
+        if (granted.previous() == null) {
+            tellOtherBranches(connection, session, key);
+            return Optional.empty();
+        }
+        Optional<Holder> stale = refusedAsStale(file, key, granted.previous());
+        if (stale.isEmpty() && Boolean.TRUE.equals(granted.previous().uncommitted())) {
+            tellLeftOver(session, file, granted.previous());
+        }
+        if (stale.isEmpty()) {
+            tellOtherBranches(connection, session, key);
+        }
+        return stale;
     }
 
     /**
@@ -333,13 +343,13 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
     @Override
     public Map<String, Holder> lost(Session session, Collection<String> files) {
         Map<String, Holder> lost = new LinkedHashMap<>();
+        List<String> unchecked = new ArrayList<>();
         for (String file : files) {
             RemoteHold taken = lapsed.remove(file);
-            if (taken != null) {
-                lost.put(file, holder(taken, "this machine's claim on it ended while its sidecar was stopped or cut off"
-                        + " for longer than BATON_TEAM_TTL (" + settings.ttl().toSeconds() + " s), and the other machine"
-                        + " took it (fencing number " + taken.fence() + "); your changes to it since were not made under"
-                        + " the lock, compare them with theirs"));
+            if (taken == null) {
+                unchecked.add(file);
+            } else {
+                lapsedHolder(session, file, taken).ifPresent(holder -> lost.put(file, holder));
             }
         }
         Connection connection = link.claimsConnection();
@@ -347,9 +357,9 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             return lost; // cannot know: keep what is held (it is checked again on reconnect)
         }
         boolean leaseInDoubt = link.leaseInDoubt();
-        for (String file : files) {
+        for (String file : unchecked) {
             Claimed mine = claimed.get(file);
-            if (lost.containsKey(file) || mine == null || (!leaseInDoubt && mine.epoch() == link.epoch())) {
+            if (mine == null || (!leaseInDoubt && mine.epoch() == link.epoch())) {
                 continue;
             }
             try {
@@ -370,6 +380,35 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
             }
         }
         return lost;
+    }
+
+    /**
+     * Who holds a file that another machine took while this machine's claim had lapsed, as the (re)connect found it.
+     * That machine may have released it since, so the denial is confirmed first, by claiming the file (one statement,
+     * only here): free now, it is the session's again as any claim makes it; held, the holder named is the database's.
+     * A database that does not answer leaves the holder found then.
+     */
+    private Optional<Holder> lapsedHolder(Session session, String file, RemoteHold found) {
+        RemoteHold holding = found;
+        Connection connection = link.claimsConnection();
+        if (connection != null) {
+            try {
+                TeamDatabase.Claim answer = claimInDatabase(connection, session, found.file());
+                if (answer instanceof TeamDatabase.Granted granted) {
+                    return taken(connection, session, file, found.file(), granted);
+                }
+                if (answer instanceof TeamDatabase.Held held) {
+                    holding = held.hold();
+                    elsewhere.put(found.file(), holding);
+                }
+            } catch (SQLException e) {
+                link.lost(e);
+            }
+        }
+        return Optional.of(holder(holding, "this machine's claim on it ended while its sidecar was stopped or cut off"
+                + " for longer than BATON_TEAM_TTL (" + settings.ttl().toSeconds() + " s), and the other machine"
+                + " took it (fencing number " + holding.fence() + "); your changes to it since were not made under"
+                + " the lock, compare them with theirs"));
     }
 
     @Override
@@ -518,8 +557,8 @@ public final class TeamLockSpace implements SharedLockSpace, MessageRelay, Negot
                 tell(session.id(), "Baton: " + file + " is no longer yours: this machine's sidecar was stopped or cut off"
                         + " for longer than BATON_TEAM_TTL, and " + (held.hold().agent() == null ? "" : held.hold().agent()
                         + " ") + "session " + held.hold().session() + " on machine " + held.hold().machine() + " took it."
-                        + " Your next edit of it is denied; compare your changes to it with theirs (`baton msg send "
-                        + held.hold().session() + " \"…\"`).");
+                        + " Your next edit of it is denied while they hold it; compare your changes to it with theirs"
+                        + " (`baton msg send " + held.hold().session() + " \"…\"`).");
                 LOG.warn("{} of session {} was taken by {} on machine {} while this machine's lease had lapsed", file,
                         session.id(), held.hold().session(), held.hold().machine());
             } else if (answer instanceof TeamDatabase.Held held) {
