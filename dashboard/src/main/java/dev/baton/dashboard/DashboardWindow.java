@@ -4,16 +4,18 @@ import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.baton.dashboard.connection.Backoff;
 import dev.baton.dashboard.connection.EventStream;
+import dev.baton.dashboard.connection.Poller;
 import dev.baton.dashboard.connection.SidecarApi;
 import dev.baton.dashboard.connection.SidecarLocator;
-import dev.baton.dashboard.connection.TeamPoller;
 import dev.baton.dashboard.protocol.Frame;
+import dev.baton.dashboard.protocol.TeamReply;
 import dev.baton.dashboard.view.MainView;
 import dev.baton.dashboard.view.Page;
 import dev.baton.dashboard.viewmodel.DashboardModel;
 import dev.baton.dashboard.viewmodel.SupervisorActions;
 import dev.baton.dashboard.viewmodel.UpdateBatcher;
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.animation.Animation;
 import javafx.animation.KeyFrame;
@@ -31,11 +33,16 @@ import javafx.util.Duration;
  */
 public final class DashboardWindow implements AutoCloseable {
 
+    private static final java.time.Duration TEAM_EVERY = java.time.Duration.ofSeconds(3);
+    /** A held file changes without an event (its holder writes it): git is asked again this often. */
+    private static final java.time.Duration CHANGES_EVERY = java.time.Duration.ofSeconds(5);
+
     private final DashboardModel model;
     private final SidecarApi api;
     private final UpdateBatcher<Frame> batcher;
     private final EventStream stream;
-    private final TeamPoller team;
+    private final Poller<TeamReply> team;
+    private final Poller<Map<String, Boolean>> changes;
     private final MainView view;
     private final Timeline ticker;
     private final AtomicBoolean inboxFetching = new AtomicBoolean();
@@ -51,14 +58,19 @@ public final class DashboardWindow implements AutoCloseable {
                 status -> Platform.runLater(() -> model.connectionChanged(status)));
         view = new MainView(model, new SupervisorActions(api, model.board()), DashboardWindow::applyTheme, dark);
         model.onMessagesChanged(this::fetchInbox);
-        team = new TeamPoller(api::team, TeamPoller.DEFAULT_INTERVAL,
+        team = new Poller<>(api::team, TEAM_EVERY,
                 reply -> Platform.runLater(() -> model.teamFetched(reply)),
                 error -> Platform.runLater(() -> model.teamPollFailed(error)));
-        // This machine's locks changed: the team's list shows it at the next reply rather than an interval later.
+        // A poll that fails leaves the last answer: the connection's own state says the sidecar is away.
+        changes = new Poller<>(api::uncommitted, CHANGES_EVERY,
+                uncommitted -> Platform.runLater(() -> model.uncommittedFetched(uncommitted)), error -> { });
+        // This machine's locks changed (taken, edited, freed): the team's list and the Changes column show it at
+        // the next reply rather than an interval later. An answer that changes nothing changes no row.
         model.locks().addListener((javafx.collections.ListChangeListener<Object>) change -> {
             if (model.team().enabledProperty().get()) {
                 team.pollSoon();
             }
+            changes.pollSoon();
         });
         ticker = new Timeline(new KeyFrame(Duration.seconds(1), e -> model.tick()));
         ticker.setCycleCount(Animation.INDEFINITE);
@@ -76,6 +88,7 @@ public final class DashboardWindow implements AutoCloseable {
         ticker.play();
         stream.start();
         team.start();
+        changes.start();
     }
 
     /** Fetches the supervisor inbox off the FX thread; a burst of message events costs one or two fetches. */
@@ -119,6 +132,7 @@ public final class DashboardWindow implements AutoCloseable {
         ticker.stop();
         stream.close();
         team.close();
+        changes.close();
         batcher.close();
     }
 }

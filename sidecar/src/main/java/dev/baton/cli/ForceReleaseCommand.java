@@ -45,6 +45,11 @@ final class ForceReleaseCommand extends SidecarCommands implements Callable<Inte
                 if (reply.path("released").asBoolean()) {
                     out.println("released " + Output.relative(reply.path("file").asText()) + " (it was held by session "
                             + reply.path("previous_holder").asText() + ")");
+                    if (reply.path("uncommitted").asBoolean()) {
+                        out.println("note: the file still carries that session's uncommitted changes; the next holder"
+                                + " starts from them (see them with `git diff -- " + Output.relative(reply.path("file").asText())
+                                + "`)");
+                    }
                 } else {
                     out.println(Output.relative(reply.path("file").asText()) + " was not held");
                 }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,7 +173,8 @@ final class LockCommands {
             SidecarClient client = client();
             ObjectNode reply = Json.mapper().createObjectNode();
             if (!named) {
-                reply.setAll((ObjectNode) client.get("/v1/locks" + (session == null ? "" : "?session_id=" + encode(session))));
+                reply.setAll((ObjectNode) client.get("/v1/locks?changes=true"
+                        + (session == null ? "" : "&session_id=" + encode(session))));
             }
             if (session == null) {
                 reply.set("named_locks", client.get("/v1/named-locks").path("named_locks"));
@@ -194,15 +196,35 @@ final class LockCommands {
                 out.println("no file locks held");
                 return;
             }
-            Table table = new Table("FILE", "AGENT", "SESSION", "PID", "ALIVE", "TAKEN", "LAST EDIT", "BRANCH");
+            // A listing that asked git says what each file carries; the live view (watch) does not ask.
+            boolean asked = false;
+            for (JsonNode lock : locks) {
+                asked |= lock.has("uncommitted");
+            }
+            List<String> header = new ArrayList<>(List.of("FILE", "AGENT", "SESSION", "PID", "ALIVE", "TAKEN", "LAST EDIT",
+                    "BRANCH"));
+            if (asked) {
+                header.add("CHANGES");
+            }
+            Table table = new Table(header.toArray(String[]::new));
             for (JsonNode lock : locks) {
                 JsonNode holder = lock.path("holder");
-                table.row(Output.relative(lock.path("file").asText()) + (lock.path("edit_in_flight").asBoolean() ? " [editing]" : ""),
+                List<Object> cells = new ArrayList<>(List.of(
+                        Output.relative(lock.path("file").asText()) + (lock.path("edit_in_flight").asBoolean() ? " [editing]" : ""),
                         holder.path("agent").asText("?"), holder.path("session").asText(), holder.path("pid").asText("-"),
                         holder.path("alive").asText(), Output.ago(lock.path("since")), Output.ago(lock.path("last_edit")),
-                        lock.path("copy").path("branch").asText("-"));
+                        lock.path("copy").path("branch").asText("-")));
+                if (asked) {
+                    cells.add(changes(lock.path("uncommitted")));
+                }
+                table.row(cells.toArray());
             }
             table.print(out);
+        }
+
+        /** Whether the file carries uncommitted work: what its release would hand on. */
+        private static String changes(JsonNode uncommitted) {
+            return uncommitted.isBoolean() ? uncommitted.asBoolean() ? "uncommitted" : "none" : "?";
         }
 
         private static void printNamedLocks(PrintWriter out, JsonNode locks, boolean always) {

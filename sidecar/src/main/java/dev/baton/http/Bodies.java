@@ -111,4 +111,16 @@ public final class Bodies {
             throw BatonException.invalid("query parameter '" + name + "' must be a whole number, was '" + value + "'");
         }
     }
+
+    /** A {@code true}/{@code false} query parameter; absent or blank is false, anything else a 400. */
+    static boolean booleanQuery(Context ctx, String name) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        if (!value.equals("true") && !value.equals("false")) {
+            throw BatonException.invalid("query parameter '" + name + "' must be true or false, was '" + value + "'");
+        }
+        return Boolean.parseBoolean(value);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.Baton;
+import dev.baton.git.UncommittedChanges;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
 import dev.baton.lock.CanonicalPath;
@@ -44,6 +45,9 @@ final class LockRoutes {
     /** {@code actor} is what older clients send as their name; it is accepted and not used (see {@link Supervisor}). */
     record ForceReleaseBody(String file, String cwd, String actor) {
     }
+
+    /** Asked only on a person's request (a listing with changes=true, a force-release): git's wait is theirs. */
+    private static final UncommittedChanges UNCOMMITTED = new UncommittedChanges(Duration.ofSeconds(5));
 
     private final Baton baton;
 
@@ -104,6 +108,12 @@ final class LockRoutes {
         reply.put("file", file);
         reply.put("released", freed.isPresent());
         freed.ifPresent(lock -> reply.put("previous_holder", lock.sessionId()));
+        if (freed.isPresent()) { // what the next holder finds in the file: the previous holder's work, if uncommitted
+            Boolean uncommitted = UNCOMMITTED.of(List.of(file)).get(file);
+            if (uncommitted != null) {
+                reply.put("uncommitted", uncommitted);
+            }
+        }
         Bodies.reply(ctx, reply);
     }
 
@@ -111,19 +121,25 @@ final class LockRoutes {
         String session = ctx.queryParam("session_id");
         String under = ctx.queryParam("under");
         String prefix = under == null ? null : CanonicalPath.of(under, null);
-        List<Views.LockView> locks = baton.ledger().read(world -> world.rows(LockRows.FILES).stream()
+        boolean changes = Bodies.booleanQuery(ctx, "changes");
+        List<FileLock> held = baton.ledger().read(world -> world.rows(LockRows.FILES).stream()
                 .filter(lock -> session == null || lock.sessionId().equals(session))
                 .filter(lock -> prefix == null || lock.file().equals(prefix) || lock.file().startsWith(prefix + "/"))
                 .sorted(Comparator.comparing(FileLock::file))
-                .map(lock -> Views.lock(baton, world, lock))
+                .toList());
+        // git runs outside the ledger's read: a slow repository holds up this answer only
+        Map<String, Boolean> uncommitted = changes ? UNCOMMITTED.of(held.stream().map(FileLock::file).toList()) : Map.of();
+        List<Views.LockView> locks = baton.ledger().read(world -> held.stream()
+                .map(lock -> Views.lock(baton, world, lock, uncommitted.get(lock.file())))
                 .toList());
         Bodies.reply(ctx, Map.of("locks", locks));
     }
 
     private void check(Context ctx) {
         String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
+        Boolean uncommitted = Bodies.booleanQuery(ctx, "changes") ? UNCOMMITTED.of(List.of(file)).get(file) : null;
         Optional<Views.LockView> lock = baton.ledger().read(world -> world.find(LockRows.FILES, file)
-                .map(l -> Views.lock(baton, world, l)));
+                .map(l -> Views.lock(baton, world, l, uncommitted)));
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("file", file);
         reply.put("held", lock.isPresent());

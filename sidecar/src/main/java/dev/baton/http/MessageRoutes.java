@@ -49,12 +49,12 @@ final class MessageRoutes {
     }
 
     private void inbox(Context ctx) {
-        if (booleanQuery(ctx, "all")) {
+        if (Bodies.booleanQuery(ctx, "all")) {
             everyMessage(ctx);
             return;
         }
         Session session = Callers.verify(baton, ctx, ctx.queryParam("session_id"));
-        InboxQuery query = new InboxQuery(booleanQuery(ctx, "unread"), ctx.queryParam("from"), instantQuery(ctx, "since"),
+        InboxQuery query = new InboxQuery(Bodies.booleanQuery(ctx, "unread"), ctx.queryParam("from"), instantQuery(ctx, "since"),
                 Bodies.intQuery(ctx, "page", 1, 1, Integer.MAX_VALUE),
                 Bodies.intQuery(ctx, "page_size", InboxQuery.DEFAULT_PAGE_SIZE, 1, InboxQuery.MAX_PAGE_SIZE));
         Bodies.reply(ctx, baton.messages().inbox(session.id(), query));
@@ -87,17 +87,6 @@ final class MessageRoutes {
         ReadOutcome outcome = all ? baton.messages().markAllRead(session.id())
                 : baton.messages().markRead(session.id(), body.ids() == null ? List.of() : body.ids());
         Bodies.reply(ctx, outcome);
-    }
-
-    private static boolean booleanQuery(Context ctx, String name) {
-        String value = ctx.queryParam(name);
-        if (value == null || value.isBlank()) {
-            return false;
-        }
-        if (!value.equals("true") && !value.equals("false")) {
-            throw BatonException.invalid("query parameter '" + name + "' must be true or false, was '" + value + "'");
-        }
-        return Boolean.parseBoolean(value);
     }
 
     private static Instant instantQuery(Context ctx, String name) {

@@ -1,5 +1,6 @@
 package dev.baton.lock;
 
+import dev.baton.naming.SessionName;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -82,19 +83,9 @@ public final class HeldMessage {
                 : shownFile + " (the same file as " + shownHeldFile + ", through a hard link or a bind mount)";
     }
 
-    /**
-     * The first 8 characters of a session id. A subagent's id ({@code PARENT/AGENT}) keeps its agent part whole:
-     * shortened, two subagents of one parent, and the parent itself, would look alike.
-     */
+    /** A session id as a person reads it: see {@link SessionName#shortId}. */
     public static String shortId(String id) {
-        if (id == null) {
-            return "?";
-        }
-        int slash = id.indexOf('/');
-        if (slash > 0) {
-            return shortId(id.substring(0, slash)) + id.substring(slash);
-        }
-        return id.length() <= 8 ? id : id.substring(0, 8) + "…";
+        return SessionName.shortId(id);
     }
 
     /** A duration as the messages show it: seconds, minutes or hours. */

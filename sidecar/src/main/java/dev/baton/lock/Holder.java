@@ -1,5 +1,6 @@
 package dev.baton.lock;
 
+import dev.baton.naming.SessionName;
 import java.time.Instant;
 
 /**
@@ -25,6 +26,11 @@ public record Holder(
         String note) {
 
     public static final String RELEASED = "released";
+
+    /** The holder as a person reads it ({@code claude-code 3f2a9c1e}, or its given name); the wire's {@code label}. */
+    public String label() {
+        return SessionName.of(agent, session, name);
+    }
 
     public Holder(String session, String agent, Long pid, String alive, String host, String cwd, Instant since,
                   Instant lastEdit, Instant lastHeartbeat, String name, String plan) {

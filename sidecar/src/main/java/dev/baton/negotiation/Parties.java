@@ -34,7 +34,7 @@ final class Parties {
     }
 
     private static String shortId(String sessionId) {
-        return sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8) + "…";
+        return Session.shortId(sessionId);
     }
 
     static String describe(World world, String sessionId) {

@@ -1,5 +1,6 @@
 package dev.baton.session;
 
+import dev.baton.naming.SessionName;
 import java.time.Instant;
 
 /**
@@ -41,16 +42,17 @@ public record Session(
         return parentId != null;
     }
 
-    /** The first 8 characters of the id; a subagent keeps its agent part whole, so siblings never look alike. */
+    /** The id as a person reads it, shortened at word boundaries: see {@link SessionName#shortId}. */
     public String shortId() {
-        return shortId(id);
+        return SessionName.shortId(id);
     }
 
     public static String shortId(String id) {
-        int slash = id.indexOf('/');
-        if (slash > 0) {
-            return shortId(id.substring(0, slash)) + id.substring(slash);
-        }
-        return id.length() <= 8 ? id : id.substring(0, 8);
+        return SessionName.shortId(id);
+    }
+
+    /** The session as a person reads it: see {@link SessionName#of}. */
+    public String label() {
+        return SessionName.of(agent.wireName(), id, name);
     }
 }

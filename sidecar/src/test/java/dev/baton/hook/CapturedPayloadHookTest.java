@@ -32,7 +32,7 @@ class CapturedPayloadHookTest extends HookFixture {
         ScriptRun second = harness.run("codex", "PreToolUse", harness.captured("codex-PreToolUse-Bash-2.json"));
         assertThat(second.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
         assertThat(second.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
-                .startsWith("Baton blocked this edit: src/A.java is held by codex session 01a20ad7…");
+                .startsWith("Baton blocked this edit: src/A.java is held by codex session 01a20ad7-0d1e");
     }
 
     @Test

@@ -41,7 +41,7 @@ class ClaudeHookLockingTest extends HookFixture {
         String reason = output.get("permissionDecisionReason").asText();
         long agentPid = ProcessHandle.current().pid(); // the test JVM runs the script, as an agent would
         assertThat(reason)
-                .startsWith("Baton blocked this edit: src/main/java/shop/Cart.java is held by claude-code session 3f2a9c1e…")
+                .startsWith("Baton blocked this edit: src/main/java/shop/Cart.java is held by claude-code session 3f2a9c1e")
                 .contains("(pid " + agentPid + ", alive, held for ")
                 .contains("ask for it with `baton negotiate src/main/java/shop/Cart.java --reason \"…\"`");
         assertThat(harness.holderOf("src/main/java/shop/Cart.java")).contains(CLAUDE_SESSION);

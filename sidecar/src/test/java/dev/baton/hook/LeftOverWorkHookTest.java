@@ -44,7 +44,7 @@ class LeftOverWorkHookTest extends HookFixture {
             String context = first.json().at("/hookSpecificOutput/additionalContext").asText();
             assertThat(first.json().at("/hookSpecificOutput/permissionDecision").isMissingNode()).isTrue();
             assertThat(context).contains("Baton: " + CART + " still carries the uncommitted changes of claude-code session"
-                    + " aaaaaaaa…, which ended at ").contains("review them with `git diff -- " + CART + "`");
+                    + " aaaaaaaa, which ended at ").contains("review them with `git diff -- " + CART + "`");
             assertThat(again.stdout()).as("told once").doesNotContain("still carries");
             assertThat(harness.holderOf(CART)).contains(b.sessionId());
             assertThat(leftOver()).singleElement().satisfies(entry -> {
@@ -62,7 +62,7 @@ class LeftOverWorkHookTest extends HookFixture {
             ScriptRun pre = b.announce("sed -i 's/half/fully/' " + CART, "toolu_sed");
 
             assertThat(pre.json().at("/hookSpecificOutput/additionalContext").asText())
-                    .contains(CART + " still carries the uncommitted changes of claude-code session aaaaaaaa…");
+                    .contains(CART + " still carries the uncommitted changes of claude-code session aaaaaaaa");
         }
     }
 

@@ -100,7 +100,7 @@ class OpenCodePluginTest extends HookFixture {
             ScriptRun run = opencode.run(command);
 
             assertThat(run.exit()).isNotZero();
-            assertThat(run.stderr()).contains("Read-only file system").contains(CART + " (held by claude-code session aaaaaaaa…");
+            assertThat(run.stderr()).contains("Read-only file system").contains(CART + " (held by claude-code session aaaaaaaa");
             assertThat(Files.readString(file(CART))).contains("by the holder").doesNotContain("by opencode");
         }
     }

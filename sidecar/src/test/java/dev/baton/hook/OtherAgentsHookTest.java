@@ -86,7 +86,7 @@ class OtherAgentsHookTest extends HookFixture {
         ScriptRun pascalDenied = harness.run("claude", "PreToolUse", harness.sample("copilot-pascal-pretooluse-edit.json"));
 
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
-                .contains("is held by copilot-cli session c0p1l0t-…");
+                .contains("is held by copilot-cli session c0p1l0t-5e55");
         JsonNode json = pascalDenied.json();
         assertThat(json.get("permissionDecision").asText()).isEqualTo("deny");
         assertThat(json.at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
@@ -141,7 +141,7 @@ class OtherAgentsHookTest extends HookFixture {
         assertThat(denied.exit()).isZero();
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("deny");
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
-                .contains("is held by codex session 019a7c1e…");
+                .contains("is held by codex session 019a7c1e");
     }
 
     @Test
@@ -156,6 +156,6 @@ class OtherAgentsHookTest extends HookFixture {
         assertThat(denied.exit()).isZero();
         assertThat(json.size()).isEqualTo(2);
         assertThat(json.get("decision").asText()).isEqualTo("deny");
-        assertThat(json.get("reason").asText()).contains("is held by gemini session gem-8d1f…");
+        assertThat(json.get("reason").asText()).contains("is held by gemini session gem-8d1f2a");
     }
 }

@@ -29,7 +29,7 @@ class PathAliasHookTest extends HookFixture {
 
             for (ScriptRun run : java.util.List.of(viaSelf, viaThreadSelf, viaItsPid)) {
                 assertThat(run.stdout()).as(run.stderr()).contains("\"deny\"")
-                        .contains("is held by claude-code session session-… (pid " + a.pid());
+                        .contains("is held by claude-code session session-a (pid " + a.pid());
             }
             assertThat(harness.filesHeldBy("session-b")).isEmpty();
         }
@@ -61,7 +61,7 @@ class PathAliasHookTest extends HookFixture {
 
             assertThat(viaInside.stdout()).contains("\"deny\"")
                     .contains("CartCopy.java (the same file as " + CART + ", through a hard link or a bind mount)")
-                    .contains("is held by claude-code session session-… (pid " + a.pid())
+                    .contains("is held by claude-code session session-a (pid " + a.pid())
                     .contains("`baton negotiate " + CART + " --reason");
             assertThat(viaOutside.stdout()).contains("\"deny\"").contains("(the same file as " + CART);
             assertThat(harness.filesHeldBy("session-b")).isEmpty();

@@ -29,7 +29,7 @@ class PendingNegotiationHookTest extends HookFixture {
         String reason = otherEditsCart();
 
         assertThat(reason)
-                .startsWith("Baton blocked this edit: src/main/java/shop/Cart.java is held by claude-code session 3f2a9c1e…")
+                .startsWith("Baton blocked this edit: src/main/java/shop/Cart.java is held by claude-code session 3f2a9c1e")
                 .contains("you asked for it already (negotiation " + id + ", pending, asked ")
                 .containsPattern("`baton force-release src/main/java/shop/Cart\\.java` in (9|10) min\\. ")
                 .doesNotContain("baton negotiate");

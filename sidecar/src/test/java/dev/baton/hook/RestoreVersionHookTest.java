@@ -167,7 +167,7 @@ class RestoreVersionHookTest extends HookFixture {
 
         String refused = b.output(baton + " restore " + CART + "; echo \"exit $?\"");
 
-        assertThat(refused).contains("is session aaaaaaaa…'s; only that session, or the supervisor")
+        assertThat(refused).contains("is session aaaaaaaa's; only that session, or the supervisor")
                 .doesNotContain("exit 0");
         assertThat(harness.repo().path(CART)).hasContent("by B");
     }

@@ -42,7 +42,7 @@ class ShellAfterCheckTest extends TwoAgentsFixture {
         b.stop();
 
         assertThat(b.announce("true", "toolu_next").stdout()).contains("changed the working copy of " + CART)
-                .contains("which session aaaaaaaa… holds");
+                .contains("which session aaaaaaaa holds");
     }
 
     @Test
@@ -53,7 +53,7 @@ class ShellAfterCheckTest extends TwoAgentsFixture {
 
         StandInAgent.ShellCall call = b.bash(python("local.env", "TOKEN=b"));
 
-        assertThat(call.postContext()).contains("changed the working copy of local.env, which session aaaaaaaa… holds");
+        assertThat(call.postContext()).contains("changed the working copy of local.env, which session aaaaaaaa holds");
         assertThat(conflicts()).singleElement().satisfies(entry -> assertThat(entry.file()).endsWith("/local.env"));
     }
 
@@ -80,8 +80,8 @@ class ShellAfterCheckTest extends TwoAgentsFixture {
         assertThat(committed.postContext()).contains("changed the committed copy of " + CART);
         assertThat(conflicts()).hasSize(2);
         String toHolder = a.announce("git status", "toolu_next").json().at("/hookSpecificOutput/additionalContext").asText();
-        assertThat(toHolder).contains("the staged copy of your file " + CART + " was changed by session bbbbbbbb…")
-                .contains("the committed copy of your file " + CART + " was changed by session bbbbbbbb…");
+        assertThat(toHolder).contains("the staged copy of your file " + CART + " was changed by session bbbbbbbb")
+                .contains("the committed copy of your file " + CART + " was changed by session bbbbbbbb");
     }
 
     @Test

@@ -31,7 +31,7 @@ class ShellCommandHookTest extends TwoAgentsFixture {
         assertThat(call.denialReason())
                 .contains("Baton blocked this command")
                 .contains("`sed -i 's/original/by B/' Cart.java`")
-                .contains(CART + ", which is held by claude-code session aaaaaaaa…")
+                .contains(CART + ", which is held by claude-code session aaaaaaaa")
                 .contains("pid " + a.pid());
         assertThat(content(CART)).contains("by A").doesNotContain("by B");
     }
@@ -90,7 +90,7 @@ class ShellCommandHookTest extends TwoAgentsFixture {
         assertThat(call.pre().silent()).isTrue(); // cannot be analysed: it runs, and is checked afterwards
         assertThat(content(CART)).isEqualTo("by B\n");
         assertThat(call.postContext()).contains("changed the working copy of " + CART)
-                .contains("which session aaaaaaaa… holds; it has been told");
+                .contains("which session aaaaaaaa holds; it has been told");
         List<AuditEntry> conflicts = harness.baton().ledger().store().auditSince(0, 10_000).stream()
                 .filter(entry -> entry.action().equals(ShellGuard.CONFLICT_ACTION)).toList();
         assertThat(conflicts).singleElement().satisfies(entry -> {
@@ -111,7 +111,7 @@ class ShellCommandHookTest extends TwoAgentsFixture {
         assertThat(event.path("restore").asText()).isEqualTo("baton restore " + harness.repo().path(CART));
         ScriptRun next = a.announce("git status", "toolu_next");
         assertThat(next.json().at("/hookSpecificOutput/additionalContext").asText())
-                .contains("the working copy of your file " + CART + " was changed by session bbbbbbbb…'s command `python3 -c");
+                .contains("the working copy of your file " + CART + " was changed by session bbbbbbbb's command `python3 -c");
         assertThat(harness.holderOf(CART)).contains(a.sessionId());
     }
 
@@ -135,7 +135,7 @@ class ShellCommandHookTest extends TwoAgentsFixture {
 
             assertThat(call.denied()).as(command).isTrue();
             assertThat(call.denialReason()).as(command).contains("`" + command.replace("cd src && ", "") + "`")
-                    .contains("held by claude-code session aaaaaaaa…");
+                    .contains("held by claude-code session aaaaaaaa");
         }
         assertThat(content(CART)).contains("by A");
         assertThat(harness.repo().path("src/main/java/shop/Coupon.java")).hasContent("new work");
@@ -154,7 +154,7 @@ class ShellCommandHookTest extends TwoAgentsFixture {
             StandInAgent.ShellCall call = b.bash(command);
 
             assertThat(call.denied()).as(command).isTrue();
-            assertThat(call.denialReason()).as(command).contains("held by claude-code session aaaaaaaa…");
+            assertThat(call.denialReason()).as(command).contains("held by claude-code session aaaaaaaa");
         }
         assertThat(harness.repo().git("diff", "--cached", "--name-only").strip()).isEqualTo(staged);
         assertThat(content(CART)).contains("by A");

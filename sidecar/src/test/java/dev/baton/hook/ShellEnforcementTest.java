@@ -27,7 +27,7 @@ class ShellEnforcementTest extends TwoAgentsFixture {
         assertThat(call.command().exit()).isNotZero();
         assertThat(call.command().stderr()).contains("Read-only file system")
                 .contains("Baton: files other sessions hold were read-only while this command ran: " + CART
-                        + " (held by claude-code session aaaaaaaa…, pid " + a.pid() + ")")
+                        + " (held by claude-code session aaaaaaaa, pid " + a.pid() + ")")
                 .contains("baton negotiate " + CART);
         assertThat(content(CART)).contains("by A").doesNotContain("by B");
         assertThat(harness.holderOf(CART)).contains(a.sessionId());
@@ -110,9 +110,9 @@ class ShellEnforcementTest extends TwoAgentsFixture {
                     + " for this command (unshare: No space left on device); it runs with Baton's checks before and after it only.");
             assertThat(content(CART)).isEqualTo("by C\n");
             assertThat(call.postContext()).contains("changed the working copy of " + CART)
-                    .contains("which session aaaaaaaa… holds; it has been told");
+                    .contains("which session aaaaaaaa holds; it has been told");
             assertThat(a.announce("git status", "toolu_next").json().at("/hookSpecificOutput/additionalContext").asText())
-                    .contains("the working copy of your file " + CART + " was changed by session cccccccc…'s command `python3 -c");
+                    .contains("the working copy of your file " + CART + " was changed by session cccccccc's command `python3 -c");
         }
     }
 

@@ -71,7 +71,7 @@ class ShellLiveEnforcementTest extends TwoAgentsFixture {
         await().atMost(LONG_ENOUGH).until(() -> Files.readString(output).contains("Baton:"));
         assertThat(Files.readString(output)).contains("Read-only file system")
                 .contains("Baton: files other sessions hold were read-only while this command ran: " + CART
-                        + " (held by claude-code session aaaaaaaa…, pid " + a.pid() + ")");
+                        + " (held by claude-code session aaaaaaaa, pid " + a.pid() + ")");
         assertThat(content(CART)).doesNotContain("by-B");
     }
 

@@ -82,7 +82,7 @@ class ShellRewriteTest extends HookFixture {
                 + WRITE_CART.replace("'", "'\\''") + "'");
         ScriptRun run = runAsTheAgent(modified.get("command").asText());
         assertThat(run.exit()).isNotZero();
-        assertThat(run.stderr()).contains("Read-only file system").contains(CART + " (held by claude-code session aaaaaaaa…");
+        assertThat(run.stderr()).contains("Read-only file system").contains(CART + " (held by claude-code session aaaaaaaa");
         assertThat(Files.readString(harness.repo().path(CART))).contains("by the holder").doesNotContain("by the agent");
     }
 

@@ -130,6 +130,6 @@ class SubagentHookTest extends HookFixture {
         ScriptRun denied = harness.run("claude", "PreToolUse", subagentEdit().replace("agent-7c1d", "agent-9e2f"));
 
         assertThat(denied.json().at("/hookSpecificOutput/permissionDecisionReason").asText())
-                .contains("is held by claude-code session 3f2a9c1e…/agent-7c1d (");
+                .contains("is held by claude-code session 3f2a9c1e/agent-7c1d (");
     }
 }

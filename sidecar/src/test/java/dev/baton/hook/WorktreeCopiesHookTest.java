@@ -34,7 +34,7 @@ class WorktreeCopiesHookTest extends HookFixture {
             ScriptRun bEdits = b.write(CART, "b's cart\n");
 
             assertThat(bEdits.stdout()).as(bEdits.stderr()).doesNotContain("\"deny\"").contains(TOLD_TAKER)
-                    .contains("claude-code session session-…").contains("in " + harness.repo().root() + " on branch main")
+                    .contains("claude-code session session-a").contains("in " + harness.repo().root() + " on branch main")
                     .contains("(2 lines differ there from the merge base)")
                     .contains("`baton msg send session-a");
             assertThat(Files.readString(other.resolve(CART))).isEqualTo("b's cart\n");

@@ -65,6 +65,18 @@ class HttpApiTest {
         assertThat(holder.path("pid").asLong()).isEqualTo(ProcessHandle.current().pid());
         assertThat(holder.path("alive").asText()).isEqualTo("alive");
         assertThat(holder.path("since").asText()).isNotBlank();
+        assertThat(holder.path("label").asText()).isEqualTo("claude-code a");
+    }
+
+    @Test
+    void sessionsAndHoldersCarryTheLabelAPersonReads() {
+        String id = "3f2a9c1e-7b4d-4e0a-9d2f-1c8b5e6a7f01";
+        sidecar.register(id, "claude-code", ProcessHandle.current().pid());
+        assertThat(acquire(id, List.of(file("App.java")), 0).body().path("all_acquired").asBoolean()).isTrue();
+
+        assertThat(sidecar.get("/v1/sessions/" + id).body().path("label").asText()).isEqualTo("claude-code 3f2a9c1e");
+        assertThat(sidecar.get("/v1/locks").body().path("locks").get(0).path("holder").path("label").asText())
+                .isEqualTo("claude-code 3f2a9c1e");
     }
 
     @Test

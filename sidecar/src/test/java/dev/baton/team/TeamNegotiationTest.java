@@ -62,7 +62,7 @@ class TeamNegotiationTest {
                 Map.of("session_id", "bob-session", "file", two.file("src/App.java"), "reason", "the checkout flow",
                         "wait_seconds", 30), bob));
         String id = awaitRequestAt(one, "alice-session", notice -> assertThat(notice)
-                .contains("claude-code session bob-sess… on machine machine-two asks for src/App.java")
+                .contains("claude-code session bob-session on machine machine-two asks for src/App.java")
                 .contains("the checkout flow").contains("baton respond"));
 
         TeamMember.Reply released = one.post("/v1/negotiations/" + id + "/respond",
@@ -94,7 +94,7 @@ class TeamNegotiationTest {
             assertThat(there.path("answer_reason").asText()).isEqualTo("finishing the tax rounding");
         });
         assertThat(two.sidecar().baton().notices().takeNotices("bob-session")).anySatisfy(notice -> assertThat(notice)
-                .contains("your request " + id).contains("claude-code session alice-se… on machine machine-one")
+                .contains("your request " + id).contains("claude-code session alice-session on machine machine-one")
                 .contains("15 more min").contains("finishing the tax rounding"));
     }
 

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -58,6 +59,22 @@ public final class SidecarApi {
                     body.path("released").forEach(file -> released.add(file.asText()));
                     return new SessionEnded(sessionId, released);
                 });
+    }
+
+    /**
+     * Which held files carry uncommitted changes, by file: {@code GET /v1/locks?changes=true}. A file git cannot
+     * speak for (outside any repository) is absent; so is every file with a sidecar that does not say.
+     */
+    public CompletableFuture<Map<String, Boolean>> uncommitted() {
+        return send("GET", "/v1/locks?changes=true", null, TEAM_ANSWER).thenApply(body -> {
+            Map<String, Boolean> uncommitted = new LinkedHashMap<>();
+            for (JsonNode lock : body.path("locks")) {
+                if (lock.path("uncommitted").isBoolean()) {
+                    uncommitted.put(lock.path("file").asText(), lock.path("uncommitted").asBoolean());
+                }
+            }
+            return uncommitted;
+        });
     }
 
     /** Every message, for the supervisor: {@code GET /v1/messages?all=true}. */

@@ -117,7 +117,7 @@ public record WaitGraph(List<Node> nodes, List<Edge> edges, List<Overlap> overla
         List<Node> nodes = new ArrayList<>();
         for (String id : ids) {
             SessionInfo s = sessions.get(id);
-            nodes.add(new Node(id, board.label(id), s == null ? null : s.agent(), inDeadlock.contains(id), victims.contains(id)));
+            nodes.add(new Node(id, board.nameOrShortId(id), s == null ? null : s.agent(), inDeadlock.contains(id), victims.contains(id)));
         }
         List<Edge> edges = new ArrayList<>();
         filesByEdge.forEach((key, files) -> {

@@ -13,6 +13,7 @@ import dev.baton.dashboard.protocol.SessionInfo;
 import dev.baton.dashboard.protocol.StateSnapshot;
 import dev.baton.dashboard.protocol.WaitInfo;
 import dev.baton.dashboard.protocol.WireJson;
+import dev.baton.naming.SessionName;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -37,6 +38,7 @@ public final class Board {
     private final Map<String, NegotiationInfo> negotiations = new LinkedHashMap<>();
     private final Map<String, DeadlockInfo> deadlocks = new LinkedHashMap<>();
     private final Map<String, MessageInfo> messages = new LinkedHashMap<>();
+    private final Map<String, Boolean> uncommitted = new LinkedHashMap<>();
     private final List<ActivityEntry> newActivity = new ArrayList<>();
     private final EnumSet<Topic> changed = EnumSet.noneOf(Topic.class);
     private final EventSummary summaries = new EventSummary(this);
@@ -173,6 +175,20 @@ public final class Board {
     }
 
     /** Replaces the messages with the supervisor inbox just fetched; events after the fetch are kept. */
+    /** Which held files carry uncommitted changes, as git last said (polled: no event carries it). */
+    public void replaceUncommitted(Map<String, Boolean> fetched) {
+        if (!uncommitted.equals(fetched)) {
+            uncommitted.clear();
+            uncommitted.putAll(fetched);
+            changed.add(Topic.LOCKS);
+        }
+    }
+
+    /** Whether the held file carries uncommitted changes; null when nobody has said. */
+    public Boolean uncommitted(String file) {
+        return uncommitted.get(file);
+    }
+
     public void replaceMessages(List<MessageInfo> fetched) {
         Map<String, MessageInfo> fresh = new LinkedHashMap<>();
         fetched.forEach(m -> fresh.put(m.id(), m));
@@ -240,25 +256,60 @@ public final class Board {
         return Collections.unmodifiableCollection(messages.values());
     }
 
-    /** A session as people call it: its name, else the first eight characters of its id. */
+    /**
+     * A session as people read it, the same on every row, card, arrow and line: the label its sidecar gives it
+     * ({@code claude-code 3f2a9c1e}, or the name it was given); for a session the board no longer lists, the label
+     * of a lock it holds, else {@code session} and its short id.
+     */
     public String label(String sessionId) {
         if (sessionId == null) {
             return "—";
         }
         SessionInfo session = sessions.get(sessionId);
-        if (session != null && session.name() != null && !session.name().isBlank()) {
-            return session.name();
+        if (session != null) {
+            return session.label() != null ? session.label() : SessionName.of(session.agent(), sessionId, session.name());
         }
-        int slash = sessionId.indexOf('/');
-        if (session == null && slash > 0) {
-            // A session of another machine of a team, as the sidecar names it in a deadlock: MACHINE/SESSION.
-            return shortId(sessionId.substring(slash + 1)) + " on " + sessionId.substring(0, slash);
+        Optional<LockInfo.Holder> holder = heldBy(sessionId);
+        if (holder.isPresent()) {
+            LockInfo.Holder h = holder.get();
+            return h.label() != null ? h.label() : SessionName.of(h.agent(), sessionId, h.name());
         }
-        return shortId(sessionId);
+        return remote(sessionId).map(shown -> "session " + shown).orElse(SessionName.of(null, sessionId, null));
     }
 
+    /** What a session's card shows under its agent: the name it was given, else its short id. */
+    public String nameOrShortId(String sessionId) {
+        if (sessionId == null) {
+            return "—";
+        }
+        SessionInfo session = sessions.get(sessionId);
+        String name = session != null ? session.name() : heldBy(sessionId).map(LockInfo.Holder::name).orElse(null);
+        if (name != null && !name.isBlank()) {
+            return name.strip();
+        }
+        return session == null ? remote(sessionId).orElse(shortId(sessionId)) : shortId(sessionId);
+    }
+
+    /**
+     * A session of another machine of a team, as the sidecar names it in a deadlock ({@code MACHINE/SESSION}):
+     * "SHORT-ID on MACHINE". Empty for an id of no such form, or a subagent's ({@code PARENT/AGENT}) of a known parent.
+     */
+    private Optional<String> remote(String sessionId) {
+        int slash = sessionId.indexOf('/');
+        if (slash <= 0 || sessions.containsKey(sessionId.substring(0, slash))) {
+            return Optional.empty();
+        }
+        return Optional.of(shortId(sessionId.substring(slash + 1)) + " on " + sessionId.substring(0, slash));
+    }
+
+    /** A session id shortened between words, as the sidecar shortens it. */
     public static String shortId(String sessionId) {
-        return sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8);
+        return SessionName.shortId(sessionId);
+    }
+
+    private Optional<LockInfo.Holder> heldBy(String sessionId) {
+        return locks.values().stream().map(LockInfo::holder)
+                .filter(h -> h != null && sessionId.equals(h.session())).findFirst();
     }
 
     /** A file as its holder's repository sees it (repo-relative), else the absolute path. */

@@ -16,14 +16,13 @@ final class EventSummary {
     String of(String kind, JsonNode data) {
         switch (kind) {
             case "session.started":
-                return data.path("session").path("agent").asText("agent") + " session "
-                        + who(data.path("session").path("id").asText()) + " started"
+                return who(data.path("session").path("id").asText()) + " started"
                         + in(data.path("session").path("cwd").asText(null));
             case "session.updated":
-                return "session " + who(data.path("session").path("id").asText()) + " updated";
+                return who(data.path("session").path("id").asText()) + " updated";
             case "session.ended":
                 String endedBy = data.path("actor").asText(null);
-                return "session " + who(data.path("session_id").asText()) + " ended" + because(data.path("reason"))
+                return who(data.path("session_id").asText()) + " ended" + because(data.path("reason"))
                         + (endedBy == null ? "" : ", by " + handedOverBy(endedBy));
             case "security.impersonation_refused":
                 String session = data.path("session_id").asText(null);

@@ -10,8 +10,8 @@ import java.time.Instant;
  */
 public record LockInfo(String file, Holder holder, Instant since, Instant lastEdit, boolean editInFlight, Copy copy) {
 
-    /** The holding session, with enough facts to judge whether it is still working. */
-    public record Holder(String session, String agent, Long pid, String alive, String host, String cwd, Instant since,
+    /** The holding session, with enough facts to judge whether it is still working; {@code label} as in sessions. */
+    public record Holder(String session, String label, String agent, Long pid, String alive, String host, String cwd, Instant since,
                          Instant lastEdit, Instant lastHeartbeat, String name, String plan) {
     }
 

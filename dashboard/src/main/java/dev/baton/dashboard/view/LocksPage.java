@@ -41,6 +41,8 @@ final class LocksPage {
                 Columns.ago("Last edit", 90, LockRow::lastEdit, model.nowProperty()),
                 state,
                 Columns.number("Waiters", 70, LockRow::waiters),
+                // What a release would hand on: the holder's work git has not committed.
+                Columns.text("Changes", 100, LockRow::changes),
                 // The same file held in another worktree or clone of its repository: a conflict to come at merge time.
                 Columns.wrapping(Columns.text("Also changed in", 220, LockRow::alsoChangedIn),
                         LockRow::alsoChangedInDescription));

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.LongProperty;
@@ -124,6 +125,12 @@ public final class DashboardModel {
                 activity.remove(0, excess);
             }
         }
+    }
+
+    /** Which held files carry uncommitted changes, polled off the FX thread (git's answer is no event). */
+    public void uncommittedFetched(Map<String, Boolean> uncommitted) {
+        board.replaceUncommitted(uncommitted);
+        refresh(board.drainChanges());
     }
 
     /** A reply of {@code GET /v1/team}, polled off the FX thread (the event stream carries this sidecar only). */

@@ -12,9 +12,12 @@ import java.util.stream.Collectors;
  *
  * @param otherCopies the other copies of the file's repository (worktrees, clones) where the same file is held too,
  *                    changes that will meet at merge time
+ * @param uncommitted whether the file carries changes git has not committed, which a release hands on to the next
+ *                    holder; null while nobody has said (outside any repository, or not asked yet)
  */
 public record LockRow(String file, String shownFile, String holderId, String holder, String holderAgent, Long holderPid,
-                      Instant since, Instant lastEdit, State state, int waiters, List<OtherCopy> otherCopies) {
+                      Instant since, Instant lastEdit, State state, int waiters, List<OtherCopy> otherCopies,
+                      Boolean uncommitted) {
 
     public LockRow {
         otherCopies = otherCopies == null ? List.of() : List.copyOf(otherCopies);
@@ -47,7 +50,7 @@ public record LockRow(String file, String shownFile, String holderId, String hol
         String agent = h == null ? null : h.agent();
         return new LockRow(lock.file(), board.shownPath(lock.file(), holderId), holderId, board.label(holderId),
                 agent, h == null ? null : h.pid(), lock.since(), lock.lastEdit(), state, waiters,
-                shared.elsewhere(lock).stream().map(OtherCopy::of).toList());
+                shared.elsewhere(lock).stream().map(OtherCopy::of).toList(), board.uncommitted(lock.file()));
     }
 
     /** "app-b (branch feature-b) by claude-code bbbbbbbb, …"; empty when the file is held in no other copy. */
@@ -61,8 +64,16 @@ public record LockRow(String file, String shownFile, String holderId, String hol
     }
 
     /** "claude-code session 3f2a1b2c (pid 4121)": how a confirmation names the holder. */
+    /** "claude-code 3f2a9c1e (pid 4121)"; a session known by its name also says its agent: "auth (claude-code, pid 4121)". */
     public String holderDescription() {
-        return (holderAgent == null ? "" : holderAgent + " ") + "session " + holder
-                + (holderPid == null ? "" : " (pid " + holderPid + ")");
+        boolean named = holderAgent == null || !holder.startsWith(holderAgent + " ");
+        String facts = String.join(", ", java.util.stream.Stream.of(named ? holderAgent : null,
+                holderPid == null ? null : "pid " + holderPid).filter(java.util.Objects::nonNull).toList());
+        return holder + (facts.isEmpty() ? "" : " (" + facts + ")");
+    }
+
+    /** The Changes column: "uncommitted" when a release would hand on work, "none" when clean, blank when unknown. */
+    public String changes() {
+        return uncommitted == null ? "" : uncommitted ? "uncommitted" : "none";
     }
 }

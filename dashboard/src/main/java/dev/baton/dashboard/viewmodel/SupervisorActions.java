@@ -21,6 +21,10 @@ public final class SupervisorActions {
     public record Outcome(String message, boolean failed) {
     }
 
+    /** The warning of a release that hands on work git has not committed. */
+    static final String HANDED_ON = " Its uncommitted changes stay in the file: the next holder starts from them"
+            + " (see them with git diff).";
+
     private final SidecarApi api;
     private final Board board;
 
@@ -33,14 +37,18 @@ public final class SupervisorActions {
         return new Confirmation("Force-release " + lock.shownFile() + "?",
                 "This frees " + lock.file() + ", held by " + lock.holderDescription() + ". The holder keeps running"
                         + " but loses the lock; " + (lock.waiters() == 0 ? "nobody is waiting for it."
-                        : lock.waiters() + " waiting session(s) may take it."),
+                        : lock.waiters() + " waiting session(s) may take it.")
+                        + (Boolean.TRUE.equals(lock.uncommitted()) ? HANDED_ON : ""),
                 List.of(lock.file()), "Force release");
     }
 
     public Confirmation confirmEndSession(SessionRow session) {
         List<String> files = board.locksOf(session.id()).stream().map(LockInfo::file).sorted().toList();
-        String freed = files.isEmpty() ? "It holds no locks."
-                : "This frees its " + files.size() + " lock(s): " + String.join(", ", files) + ".";
+        List<String> carrying = files.stream().filter(file -> Boolean.TRUE.equals(board.uncommitted(file))).toList();
+        String freed = (files.isEmpty() ? "It holds no locks."
+                : "This frees its " + files.size() + " lock(s): " + String.join(", ", files) + ".")
+                + (carrying.isEmpty() ? "" : " Uncommitted changes stay in " + String.join(", ", carrying)
+                + ": their next holders start from them (see them with git diff).");
         return new Confirmation("End session " + session.shortId() + "?",
                 "End " + session.agent() + " session " + session.id() + (session.label().isEmpty() ? "" : " (" + session.label() + ")")
                         + ". " + freed + " The agent's process is not stopped; its next hook call registers it again.",

@@ -49,6 +49,26 @@ class DashboardModelTest {
     }
 
     @Test
+    void everySessionReadsByTheLabelItsSidecarGivesItAndIsNeverCutMidWord() {
+        String copilot = "c0p1l0t-5e55-4a1b-8c2d-0e9f8a7b6c5d";
+        String ended = "01a20ad7-0d1e-7261-a9b4-ba69d2d81e73";
+        String withLabel = session(copilot, null, "2025-01-01T09:00:00Z").replace("\"agent\":\"claude-code\"",
+                "\"label\":\"copilot-cli c0p1l0t-5e55\",\"agent\":\"copilot-cli\"");
+        String endedHolds = lock("b.txt", ended, "2025-01-01T09:50:00Z", false)
+                .replace("\"agent\":\"claude-code\"", "\"label\":\"codex 01a20ad7-0d1e\",\"agent\":\"codex\"");
+        model.apply(List.of(frame(snapshot(1, withLabel + "," + session(B, null, "2025-01-01T09:30:00Z"),
+                lock("a.txt", copilot, "2025-01-01T09:50:00Z", false) + "," + endedHolds, waitOf(B, copilot, "a.txt"),
+                "", ""))));
+
+        assertThat(model.locks()).extracting(LockRow::holder)
+                .containsExactlyInAnyOrder("copilot-cli c0p1l0t-5e55", "codex 01a20ad7-0d1e");
+        assertThat(model.sessions()).extracting(SessionRow::shortId).containsExactlyInAnyOrder("c0p1l0t-5e55", "bbbbbbbb");
+        SessionRow waiter = model.sessions().stream().filter(r -> r.id().equals(B)).findFirst().orElseThrow();
+        assertThat(waiter.waitingFor()).isEqualTo("copilot-cli c0p1l0t-5e55 (a.txt)");
+        assertThat(model.graphProperty().get().nodes()).extracting(n -> n.label()).contains("c0p1l0t-5e55", "bbbbbbbb");
+    }
+
+    @Test
     void lockEventsAddUpdateAndRemoveRowsInPlace() {
         model.apply(List.of(frame(snapshot(1, session(A, null, "2025-01-01T09:00:00Z"), "", "", "", ""))));
 
@@ -66,8 +86,8 @@ class DashboardModelTest {
                 "{\"file\":\"" + REPO + "/a.txt\",\"session_id\":\"" + A + "\",\"reason\":\"forced\",\"actor\":\"supervisor dashboard (pid 4242 java on /dev/pts/3)\"}"))));
         assertThat(model.locks()).extracting(LockRow::shownFile).containsExactly("b.txt");
         assertThat(model.sessions().get(0).locksHeld()).isEqualTo(1);
-        assertThat(model.activity()).extracting(e -> e.summary()).contains("the supervisor dashboard (pid 4242 java on /dev/pts/3) took a.txt from aaaaaaaa (forced);"
-                + " aaaaaaaa is told on its next call to re-read it");
+        assertThat(model.activity()).extracting(e -> e.summary()).contains("the supervisor dashboard (pid 4242 java on /dev/pts/3) took a.txt from claude-code aaaaaaaa (forced);"
+                + " claude-code aaaaaaaa is told on its next call to re-read it");
     }
 
     @Test
@@ -79,7 +99,7 @@ class DashboardModelTest {
                 + B + "\",\"holder\":\"" + A + "\",\"command\":\"python3 gen.py\"}"))));
 
         assertThat(model.activity()).extracting(e -> e.summary())
-                .containsExactly("bbbbbbbb's command `python3 gen.py` changed a.txt, held by aaaaaaaa");
+                .containsExactly("claude-code bbbbbbbb's command `python3 gen.py` changed a.txt, held by claude-code aaaaaaaa");
     }
 
     @Test
@@ -94,9 +114,9 @@ class DashboardModelTest {
                 + A + "\",\"version\":\"" + "ab".repeat(32) + "\",\"by\":\"" + A + "\"}"))));
 
         assertThat(model.activity()).extracting(e -> e.summary()).contains(
-                "bbbbbbbb's command `python3 gen.py` changed a.txt, held by aaaaaaaa; its holder can put its last"
+                "claude-code bbbbbbbb's command `python3 gen.py` changed a.txt, held by claude-code aaaaaaaa; its holder can put its last"
                         + " version back with `baton restore " + REPO + "/a.txt`",
-                "a.txt was put back to aaaaaaaa's last version by its holder");
+                "a.txt was put back to claude-code aaaaaaaa's last version by its holder");
     }
 
     @Test
@@ -108,7 +128,7 @@ class DashboardModelTest {
 
         assertThat(model.sessions()).isEmpty();
         assertThat(model.locks()).isEmpty();
-        assertThat(model.activity()).extracting(e -> e.summary()).containsExactly("session aaaaaaaa ended (session-ended)");
+        assertThat(model.activity()).extracting(e -> e.summary()).containsExactly("claude-code aaaaaaaa ended (session-ended)");
     }
 
     @Test
@@ -125,9 +145,9 @@ class DashboardModelTest {
                         + "\"actor\":\"supervisor (pid 4242 java on /dev/pts/3)\"}"))));
 
         assertThat(model.activity()).extracting(e -> e.summary()).contains(
-                "refused: pid 777 tried to act as aaaaaaaa (hook call not from below the session's agent)",
+                "refused: pid 777 tried to act as claude-code aaaaaaaa (hook call not from below the session's agent)",
                 "refused: pid 778 tried to act as another session (named lock nightly for process 1, which it did not start)",
-                "session bbbbbbbb ended (session-ended), by the supervisor (pid 4242 java on /dev/pts/3)");
+                "claude-code bbbbbbbb ended (session-ended), by the supervisor (pid 4242 java on /dev/pts/3)");
     }
 
     @Test
@@ -193,7 +213,7 @@ class DashboardModelTest {
         assertThat(graph.edges()).allMatch(e -> e.deadlock()).hasSize(2);
         assertThat(graph.nodes()).filteredOn(n -> n.victim()).extracting(n -> n.id()).containsExactly(A);
         assertThat(model.activity()).extracting(e -> e.summary())
-                .contains("deadlock: aaaaaaaa → bbbbbbbb → aaaaaaaa on b.txt, a.txt; victim aaaaaaaa");
+                .contains("deadlock: claude-code aaaaaaaa → claude-code bbbbbbbb → claude-code aaaaaaaa on b.txt, a.txt; victim claude-code aaaaaaaa");
 
         model.apply(List.of(frame(event(5, "wait.ended", "{\"waiter\":\"" + A + "\",\"file\":\"" + REPO + "/b.txt\",\"kind\":\"acquire\"}")),
                 frame(event(6, "deadlock.resolved", "{\"id\":\"d1\",\"how\":\"victim released\"}"))));

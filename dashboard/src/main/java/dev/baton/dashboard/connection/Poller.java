@@ -1,6 +1,5 @@
 package dev.baton.dashboard.connection;
 
-import dev.baton.dashboard.protocol.TeamReply;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -12,20 +11,19 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Asks the sidecar for its team every few seconds, on a thread of its own: the event stream carries only this
- * sidecar's changes, so other machines' locks are learnt by polling. One request at a time; the next one is
- * scheduled when the last one has answered, so a slow sidecar is never asked twice at once.
+ * Asks the sidecar for what its event stream does not carry, every few seconds, on a thread of its own: other
+ * machines' locks (the stream carries only this sidecar's changes), which held files carry uncommitted work (git's
+ * answer, not an event). One request at a time; the next one is scheduled when the last one has answered, so a
+ * slow sidecar is never asked twice at once.
  */
-public final class TeamPoller implements AutoCloseable {
+public final class Poller<T> implements AutoCloseable {
 
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(3);
-
-    private final Supplier<CompletableFuture<TeamReply>> fetch;
+    private final Supplier<CompletableFuture<T>> fetch;
     private final Duration every;
-    private final Consumer<TeamReply> onReply;
+    private final Consumer<T> onReply;
     private final Consumer<Throwable> onFailure;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "baton-team-poll");
+        Thread thread = new Thread(runnable, "baton-poll");
         thread.setDaemon(true);
         return thread;
     });
@@ -38,7 +36,7 @@ public final class TeamPoller implements AutoCloseable {
      * @param onReply   each reply, off the FX thread
      * @param onFailure why a poll failed (the sidecar is down, it timed out), off the FX thread
      */
-    public TeamPoller(Supplier<CompletableFuture<TeamReply>> fetch, Duration every, Consumer<TeamReply> onReply,
+    public Poller(Supplier<CompletableFuture<T>> fetch, Duration every, Consumer<T> onReply,
                       Consumer<Throwable> onFailure) {
         this.fetch = fetch;
         this.every = every;
@@ -52,8 +50,8 @@ public final class TeamPoller implements AutoCloseable {
     }
 
     /**
-     * Polls as soon as the request in flight (if any) has answered, e.g. when this machine's locks changed, so the
-     * team's list shows them without waiting for the interval.
+     * Polls as soon as the request in flight (if any) has answered, e.g. when this machine's locks changed, so what
+     * is shown of them does not wait for the interval.
      */
     public synchronized void pollSoon() {
         if (closed) {
@@ -77,7 +75,7 @@ public final class TeamPoller implements AutoCloseable {
     }
 
     private void poll() {
-        CompletableFuture<TeamReply> reply;
+        CompletableFuture<T> reply;
         synchronized (this) {
             if (closed || inFlight) {
                 return;

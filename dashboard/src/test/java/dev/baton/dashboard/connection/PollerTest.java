@@ -11,12 +11,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class TeamPollerTest {
+class PollerTest {
 
     private final List<CompletableFuture<TeamReply>> requests = new CopyOnWriteArrayList<>();
     private final List<TeamReply> replies = new CopyOnWriteArrayList<>();
     private final List<Throwable> failures = new CopyOnWriteArrayList<>();
-    private TeamPoller poller;
+    private Poller<TeamReply> poller;
 
     @AfterEach
     void close() {
@@ -25,8 +25,8 @@ class TeamPollerTest {
         }
     }
 
-    private TeamPoller poller(Duration every) {
-        poller = new TeamPoller(() -> {
+    private Poller<TeamReply> poller(Duration every) {
+        poller = new Poller<>(() -> {
             CompletableFuture<TeamReply> request = new CompletableFuture<>();
             requests.add(request);
             return request;
