@@ -4,32 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.git.TestRepo;
-import dev.baton.http.Json;
 import dev.baton.support.ChildProcess;
 import dev.baton.support.TestSidecar;
 import dev.baton.support.TestSidecar.Agent;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * What a held file carries that git has not committed, as the person supervising sees it before handing the file on:
  * the locks listing says it, and a forced release that hands on uncommitted work says so. Real git, a real sidecar.
  */
 class UncommittedWorkCliTest {
-
-    record Run(int exitCode, String out, String err) {
-        JsonNode json() throws IOException {
-            return Json.mapper().readTree(out);
-        }
-    }
 
     @TempDir Path dir;
     TestSidecar sidecar;
@@ -81,12 +71,12 @@ class UncommittedWorkCliTest {
 
     @Test
     void aForcedReleaseThatHandsOnUncommittedWorkSaysSoAndACleanOneDoesNot() {
-        Run dirty = baton("force-release", sidecar.file("src/Dirty.java"), "--supervisor");
+        CoordinationCliTest.Run dirty = baton("force-release", sidecar.file("src/Dirty.java"), "--supervisor");
         assertThat(dirty.exitCode()).as(dirty.err()).isZero();
         assertThat(dirty.out()).contains("released").contains("still carries that session's uncommitted changes")
                 .contains("git diff -- ");
 
-        Run clean = baton("force-release", sidecar.file("src/Clean.java"), "--supervisor");
+        CoordinationCliTest.Run clean = baton("force-release", sidecar.file("src/Clean.java"), "--supervisor");
         assertThat(clean.exitCode()).as(clean.err()).isZero();
         assertThat(clean.out()).contains("released").doesNotContain("uncommitted");
         assertThat(sidecar.get("/v1/locks").body().path("locks").findValuesAsText("file"))
@@ -108,17 +98,11 @@ class UncommittedWorkCliTest {
         throw new AssertionError(key + " is not listed: " + locks);
     }
 
-    private static String line(String table, String file) {
-        return table.lines().filter(l -> l.contains(file)).findFirst().orElseThrow(() -> new AssertionError(table)).strip();
+    private static CoordinationCliTest.Run baton(String... args) {
+        return CoordinationCliTest.baton(args);
     }
 
-    private static Run baton(String... args) {
-        CommandLine line = BatonCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        line.setOut(new PrintWriter(out, true));
-        line.setErr(new PrintWriter(err, true));
-        int code = line.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static String line(String table, String file) {
+        return table.lines().filter(l -> l.contains(file)).findFirst().orElseThrow(() -> new AssertionError(table)).strip();
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.dashboard.DashboardWindow;
-import dev.baton.dashboard.connection.SidecarLocator;
 import dev.baton.dashboard.view.Page;
 import dev.baton.dashboard.viewmodel.LockRow;
 import java.nio.file.Files;
@@ -38,6 +37,7 @@ class KeyboardWindowTest {
     @TempDir
     Path temp;
 
+    private LiveWindow live;
     private LiveSidecar sidecar;
     private DashboardWindow window;
     private Path repo;
@@ -45,23 +45,20 @@ class KeyboardWindowTest {
     @Start
     void start(Stage stage) throws Exception {
         repo = Files.createDirectories(temp.resolve("repo")).toRealPath();
-        sidecar = new LiveSidecar(temp.resolve("home")).start();
-        window = new DashboardWindow(SidecarLocator.home(sidecar.home()), Clock.systemUTC(), true);
-        window.show(stage, 1280, 800, Page.OVERVIEW);
+        live = LiveWindow.show(stage, temp, Clock.systemUTC(), true, Page.OVERVIEW);
+        sidecar = live.sidecar();
+        window = live.window();
     }
 
     @BeforeEach
     void waitForTheFirstSnapshot() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> window.model().loadedProperty().get()));
+        live.awaitFirstSnapshot();
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (window != null) {
-            WaitForAsyncUtils.asyncFx(window::close).get(10, TimeUnit.SECONDS);
-        }
-        if (sidecar != null) {
-            sidecar.close();
+        if (live != null) {
+            live.close();
         }
     }
 

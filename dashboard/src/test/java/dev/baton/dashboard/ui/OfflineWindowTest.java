@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.dashboard.DashboardWindow;
 import dev.baton.dashboard.connection.ConnectionState;
-import dev.baton.dashboard.connection.SidecarLocator;
 import dev.baton.dashboard.view.Page;
 import dev.baton.dashboard.viewmodel.Countdown;
 import dev.baton.dashboard.viewmodel.NegotiationRow;
@@ -47,6 +46,7 @@ class OfflineWindowTest {
     Path temp;
 
     private final MutableClock clock = MutableClock.startingNow();
+    private LiveWindow live;
     private LiveSidecar sidecar;
     private DashboardWindow window;
     private Path repo;
@@ -54,9 +54,9 @@ class OfflineWindowTest {
     @Start
     void start(Stage stage) throws Exception {
         repo = Files.createDirectories(temp.resolve("repo")).toRealPath();
-        sidecar = new LiveSidecar(temp.resolve("home")).start();
-        window = new DashboardWindow(SidecarLocator.home(sidecar.home()), clock, false);
-        window.show(stage, 1280, 800, Page.NEGOTIATIONS);
+        live = LiveWindow.show(stage, temp, clock, false, Page.NEGOTIATIONS);
+        sidecar = live.sidecar();
+        window = live.window();
     }
 
     @BeforeEach
@@ -71,11 +71,8 @@ class OfflineWindowTest {
 
     @AfterEach
     void stop() throws Exception {
-        if (window != null) {
-            WaitForAsyncUtils.asyncFx(window::close).get(10, TimeUnit.SECONDS);
-        }
-        if (sidecar != null) {
-            sidecar.close();
+        if (live != null) {
+            live.close();
         }
     }
 

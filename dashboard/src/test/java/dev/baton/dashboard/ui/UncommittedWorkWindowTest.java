@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.dashboard.DashboardWindow;
-import dev.baton.dashboard.connection.SidecarLocator;
 import dev.baton.dashboard.view.Page;
 import dev.baton.dashboard.viewmodel.LockRow;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +38,7 @@ class UncommittedWorkWindowTest {
     @TempDir
     Path temp;
 
+    private LiveWindow live;
     private LiveSidecar sidecar;
     private DashboardWindow window;
     private GitCopies repo;
@@ -46,23 +46,20 @@ class UncommittedWorkWindowTest {
     @Start
     void start(Stage stage) throws Exception {
         repo = GitCopies.create(temp.resolve("repo"), "src/Clean.java", "src/Dirty.java");
-        sidecar = new LiveSidecar(temp.resolve("home")).start();
-        window = new DashboardWindow(SidecarLocator.home(sidecar.home()), Clock.systemUTC(), false);
-        window.show(stage, 1280, 800, Page.LOCKS);
+        live = LiveWindow.show(stage, temp, Clock.systemUTC(), false, Page.LOCKS);
+        sidecar = live.sidecar();
+        window = live.window();
     }
 
     @BeforeEach
     void waitForTheFirstSnapshot() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> window.model().loadedProperty().get()));
+        live.awaitFirstSnapshot();
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (window != null) {
-            WaitForAsyncUtils.asyncFx(window::close).get(10, TimeUnit.SECONDS);
-        }
-        if (sidecar != null) {
-            sidecar.close();
+        if (live != null) {
+            live.close();
         }
     }
 
