@@ -1,5 +1,7 @@
 package dev.baton.git;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +19,40 @@ import java.util.Set;
  */
 public final class UncommittedChanges {
 
+    /** The most of a diff shown: a supervisor reads it, and a generated file's would be megabytes. */
+    public static final int MAX_DIFF_BYTES = 256 * 1024;
+
+    /** A file's uncommitted changes as {@code git diff} shows them; {@code truncated} when cut at the limit. */
+    public record Diff(String text, boolean truncated) {
+    }
+
     private final GitStatus git;
+    private final Duration timeout;
 
     public UncommittedChanges(Duration timeout) {
         this.git = new GitStatus(timeout);
+        this.timeout = timeout;
+    }
+
+    /**
+     * The uncommitted changes of {@code file} (absolute) against HEAD, staged and not, as {@code git diff} shows
+     * them; an untracked file shows whole, as added. Empty when it carries none; empty too, and never a wait past the
+     * timeout, when git cannot answer (the caller says so, from {@link GitException}).
+     */
+    public Diff diffOf(String file) throws GitException {
+        Path path = Path.of(file);
+        Path root = RepoRoot.of(path).orElseThrow(() -> new GitException(file + " is in no git repository"));
+        String name = root.relativize(path.normalize()).toString();
+        byte[] diff = GitProcess.run(root, timeout, "diff", "--no-color", "--no-ext-diff", "HEAD", "--", name);
+        if (diff.length == 0 && git.changedAmong(root, List.of(path)).contains(path.normalize())
+                && Files.isRegularFile(path)) {
+            // Not in HEAD at all (untracked): the whole file is its change. git diff --no-index says 1 for "differs".
+            diff = GitProcess.run(root, timeout, new byte[0], 1, "diff", "--no-color", "--no-ext-diff", "--no-index",
+                    "--", "/dev/null", name);
+        }
+        boolean truncated = diff.length > MAX_DIFF_BYTES;
+        String text = new String(diff, 0, Math.min(diff.length, MAX_DIFF_BYTES), StandardCharsets.UTF_8);
+        return new Diff(text, truncated);
     }
 
     /**

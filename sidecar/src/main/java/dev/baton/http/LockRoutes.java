@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.Baton;
+import dev.baton.git.GitException;
 import dev.baton.git.UncommittedChanges;
 import dev.baton.lock.AcquireOutcome;
 import dev.baton.lock.AcquireRequest;
@@ -64,6 +65,7 @@ final class LockRoutes {
         routes.get("/v1/overlaps", ctx -> Bodies.reply(ctx, Map.of("overlaps", baton.locks().heldInSeveralCopies())));
         routes.post("/v1/cleanup-stale", this::cleanupStale);
         routes.get("/v1/history", this::history);
+        routes.get("/v1/locks/diff", this::diff);
     }
 
     private void acquire(Context ctx) {
@@ -172,6 +174,25 @@ final class LockRoutes {
         if (entries.size() > limit) {
             reply.put("next_before", entries.get(limit - 1).id());
         }
+        Bodies.reply(ctx, reply);
+    }
+
+    /**
+     * {@code GET /v1/locks/diff?file=F}: the file's uncommitted changes as {@code git diff} shows them, what a release
+     * would hand on (at most {@link UncommittedChanges#MAX_DIFF_BYTES}, {@code truncated} beyond).
+     */
+    private void diff(Context ctx) {
+        String file = CanonicalPath.of(Bodies.requiredQuery(ctx, "file"), ctx.queryParam("cwd"), Callers.self(ctx));
+        UncommittedChanges.Diff diff;
+        try {
+            diff = UNCOMMITTED.diffOf(file);
+        } catch (GitException e) {
+            throw BatonException.invalid("no diff of " + file + ": " + e.getMessage());
+        }
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("file", file);
+        reply.put("diff", diff.text());
+        reply.put("truncated", diff.truncated());
         Bodies.reply(ctx, reply);
     }
 

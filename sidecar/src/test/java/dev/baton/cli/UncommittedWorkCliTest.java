@@ -84,6 +84,24 @@ class UncommittedWorkCliTest {
     }
 
     @Test
+    void aHeldFilesUncommittedChangesReadAsGitDiffShowsThem() throws IOException {
+        JsonNode dirty = sidecar.get("/v1/locks/diff?file=" + sidecar.file("src/Dirty.java")).body();
+        assertThat(dirty.path("diff").asText()).contains("-original content of src/Dirty.java")
+                .contains("+a's unfinished work");
+        assertThat(dirty.path("truncated").asBoolean(true)).isFalse();
+        assertThat(sidecar.get("/v1/locks/diff?file=" + sidecar.file("src/New.java")).body().path("diff").asText())
+                .as("an untracked file is all added").contains("+a new file, never committed");
+        assertThat(sidecar.get("/v1/locks/diff?file=" + sidecar.file("src/Clean.java")).body().path("diff").asText())
+                .isEmpty();
+
+        Path outside = Files.createDirectories(dir.resolve("outside")).toRealPath().resolve("notes.txt");
+        Files.writeString(outside, "no repository here\n");
+        var refused = sidecar.get("/v1/locks/diff?file=" + outside);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().path("error").path("message").asText()).contains("in no git repository");
+    }
+
+    @Test
     void aBadChangesFlagIsA400AndListsNothing() {
         assertThat(sidecar.get("/v1/locks?changes=yes").status()).isEqualTo(400);
     }

@@ -77,6 +77,31 @@ public final class SidecarApi {
         });
     }
 
+    /** A held file's uncommitted changes as git diff shows them: {@code GET /v1/locks/diff}. */
+    public CompletableFuture<String> diff(String file) {
+        return send("GET", "/v1/locks/diff?file=" + encode(file), null, TEAM_ANSWER).thenApply(body ->
+                body.path("diff").asText() + (body.path("truncated").asBoolean() ? "\n… (cut: the diff is longer)" : ""));
+    }
+
+    /** A file's audit trail, newest first, a line an entry: {@code GET /v1/history}. */
+    public CompletableFuture<String> history(String file) {
+        return send("GET", "/v1/history?file=" + encode(file) + "&limit=200", null).thenApply(body -> {
+            StringBuilder lines = new StringBuilder();
+            for (JsonNode entry : body.path("entries")) {
+                lines.append(entry.path("at").asText()).append("  ").append(entry.path("action").asText())
+                        .append("  ").append(entry.path("session_id").asText("-"));
+                if (entry.hasNonNull("actor")) {
+                    lines.append("  by ").append(entry.path("actor").asText());
+                }
+                if (entry.hasNonNull("reason")) {
+                    lines.append("  (").append(entry.path("reason").asText()).append(')');
+                }
+                lines.append('\n');
+            }
+            return lines.toString();
+        });
+    }
+
     /** Every message, for the supervisor: {@code GET /v1/messages?all=true}. */
     public CompletableFuture<List<MessageInfo>> messages() {
         return send("GET", "/v1/messages?all=true", null).thenApply(body -> {

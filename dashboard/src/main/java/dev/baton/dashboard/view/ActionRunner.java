@@ -9,4 +9,7 @@ interface ActionRunner {
 
     void confirmThenRun(SupervisorActions.Confirmation confirmation,
                         Supplier<CompletableFuture<SupervisorActions.Outcome>> action);
+
+    /** Shows something to read (a file's changes, its history) once the sidecar has answered. */
+    void read(String heading, CompletableFuture<String> text);
 }

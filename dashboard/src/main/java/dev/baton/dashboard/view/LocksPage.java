@@ -60,7 +60,16 @@ final class LocksPage {
         release.setOnAction(e -> forceRelease.run());
         MenuItem menuItem = new MenuItem("Force release…");
         menuItem.setOnAction(e -> forceRelease.run());
-        ContextMenu menu = new ContextMenu(menuItem);
+        // What the holder changed, and what happened to the file, read where the lock shows.
+        MenuItem changes = new MenuItem("Show changes");
+        changes.setId("show-changes");
+        changes.setOnAction(e -> selected(page).ifPresent(row ->
+                runner.read("Changes of " + row.shownFile(), actions.changesOf(row))));
+        MenuItem history = new MenuItem("Show history");
+        history.setId("show-history");
+        history.setOnAction(e -> selected(page).ifPresent(row ->
+                runner.read("History of " + row.shownFile(), actions.historyOf(row))));
+        ContextMenu menu = new ContextMenu(changes, history, menuItem);
         // Delete on a selected row asks the same question; nothing is freed before it is answered.
         page.table().addEventHandler(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.DELETE && !e.isShortcutDown() && !e.isAltDown()
@@ -84,5 +93,9 @@ final class LocksPage {
         });
         page.action(release);
         return page;
+    }
+
+    private static java.util.Optional<LockRow> selected(TablePage<LockRow> page) {
+        return java.util.Optional.ofNullable(page.table().getSelectionModel().getSelectedItem());
     }
 }

@@ -164,6 +164,11 @@ public final class MainView implements ActionRunner {
         });
     }
 
+    @Override
+    public void read(String heading, CompletableFuture<String> text) {
+        overlay.read(heading, "Asking the sidecar…", text);
+    }
+
     public void focusNavigation() {
         nav.requestFocus();
     }

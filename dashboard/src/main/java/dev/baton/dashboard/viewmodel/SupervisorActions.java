@@ -55,6 +55,16 @@ public final class SupervisorActions {
                 files, "End session");
     }
 
+    /** The held file's uncommitted changes, as {@code git diff} shows them. */
+    public CompletableFuture<String> changesOf(LockRow lock) {
+        return api.diff(lock.file());
+    }
+
+    /** The held file's audit trail: who took, edited and released it, newest first. */
+    public CompletableFuture<String> historyOf(LockRow lock) {
+        return api.history(lock.file());
+    }
+
     public CompletableFuture<Outcome> forceRelease(LockRow lock) {
         return api.forceRelease(lock.file()).handle((done, error) -> {
             if (error != null) {

@@ -80,6 +80,37 @@ class UncommittedWorkWindowTest {
         assertThat(sidecar.locks().path("locks")).as("asking frees nothing").hasSize(2);
     }
 
+    @Test
+    void aHeldFilesChangesAndHistoryOpenFromItsRow(FxRobot robot) throws Exception {
+        String session = sidecar.register("bbbbbbbb-reader", "claude-code", null, repo.main());
+        sidecar.acquire(session, repo.main().resolve("src/Dirty.java"), 0);
+        Files.writeString(repo.main().resolve("src/Dirty.java"), "unfinished work\n", StandardCharsets.UTF_8);
+        await().atMost(Duration.ofSeconds(30)).until(() -> onFx(() -> changes(robot)).equals(Map.of("src/Dirty.java",
+                "uncommitted")));
+
+        assertThat(read(robot, "Show changes")).contains("-original content of src/Dirty.java").contains("+unfinished work");
+        assertThat(read(robot, "Show history")).contains("bbbbbbbb-reader");
+        assertThat(sidecar.locks().path("locks")).as("reading changes nothing").hasSize(1);
+    }
+
+    /** Fires {@code item} of the only row's context menu, waits for the text it shows, and closes it. */
+    private String read(FxRobot robot, String item) throws Exception {
+        // The row's own context menu, its item fired as a click fires it (a popup window is beyond the headless robot).
+        robot.interact(() -> {
+            locksTable(robot).getSelectionModel().select(0);
+            javafx.scene.control.TableRow<?> row = robot.lookup("#locks-table .table-row-cell").nth(0).query();
+            row.getContextMenu().getItems().stream().filter(menuItem -> item.equals(menuItem.getText())).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + item + " in the row's menu")).fire();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() ->
+                !robot.lookup("#reading-text").queryAs(javafx.scene.control.TextArea.class).getText().isEmpty()));
+        String text = onFx(() -> robot.lookup("#reading-text").queryAs(javafx.scene.control.TextArea.class).getText());
+        robot.clickOn("#cancel-action");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(onFx(() -> robot.lookup("#confirmation").query().isVisible())).isFalse();
+        return text;
+    }
+
     /** Opens the force-release question of the row of {@code shownFile}, reads it and cancels. */
     private String question(FxRobot robot, String shownFile) throws Exception {
         robot.interact(() -> {
