@@ -59,7 +59,7 @@ public final class MainView implements ActionRunner {
         pages.put(Page.SESSIONS, SessionsPage.build(model, actions, this).node());
         pages.put(Page.LOCKS, LocksPage.build(model, actions, this).node());
         pages.put(Page.TEAM, TeamPage.build(model));
-        pages.put(Page.NEGOTIATIONS, NegotiationsPage.build("negotiations", model).node());
+        pages.put(Page.NEGOTIATIONS, NegotiationsPage.build("negotiations", model, actions, this).node());
         pages.put(Page.MESSAGES, MessagesPage.build(model).node());
         pages.put(Page.ACTIVITY, ActivityPage.build(model).node());
 

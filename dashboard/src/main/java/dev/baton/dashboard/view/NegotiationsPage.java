@@ -1,20 +1,42 @@
 package dev.baton.dashboard.view;
 
+import atlantafx.base.theme.Styles;
 import dev.baton.dashboard.viewmodel.Countdown;
 import dev.baton.dashboard.viewmodel.DashboardModel;
 import dev.baton.dashboard.viewmodel.NegotiationRow;
+import dev.baton.dashboard.viewmodel.SupervisorActions;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.scene.control.Button;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 
-/** The Negotiations page: who asks whom for which file, and how long until the requester may force-release. */
+/**
+ * The Negotiations page: who asks whom for which file, and how long until the requester may force-release; the
+ * supervisor may free the file for the requester at any time, with a confirmation.
+ */
 final class NegotiationsPage {
 
     private NegotiationsPage() {
     }
 
-    static TablePage<NegotiationRow> build(String id, DashboardModel model) {
-        return build(id, model, false);
+    /** The page itself, with the supervisor's action on a request: free the file for its requester. */
+    static TablePage<NegotiationRow> build(String id, DashboardModel model, SupervisorActions actions, ActionRunner runner) {
+        TablePage<NegotiationRow> page = build(id, model, false);
+        Button free = new Button("Free it for the requester…");
+        free.setId("free-for-requester");
+        free.getStyleClass().add(Styles.DANGER);
+        free.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> {
+            NegotiationRow row = page.table().getSelectionModel().getSelectedItem();
+            return row == null || !row.open();
+        }, page.table().getSelectionModel().selectedItemProperty(), model.negotiations()));
+        free.setOnAction(e -> {
+            NegotiationRow row = page.table().getSelectionModel().getSelectedItem();
+            if (row != null && row.open()) {
+                runner.confirmThenRun(actions.confirmFreeForRequester(row), () -> actions.freeForRequester(row));
+            }
+        });
+        page.action(free);
+        return page;
     }
 
     /** @param compact fewer columns, for the overview's side panel */

@@ -42,6 +42,29 @@ public final class SupervisorActions {
                 List.of(lock.file()), "Force release");
     }
 
+    /**
+     * Freeing a requested file for its requester: a supervisor's force-release, which resolves the request as
+     * released (the requester may take the file) and tells the holder at its next call.
+     */
+    public Confirmation confirmFreeForRequester(NegotiationRow request) {
+        return new Confirmation("Free " + request.shownFile() + " for " + request.requester() + "?",
+                request.requester() + " asked for " + request.file() + " (" + request.urgency() + ", " + request.status()
+                        + "); " + request.holder() + " holds it. This force-releases it: the holder loses the lock and"
+                        + " is told at its next call, and the request resolves as released, so the requester may take"
+                        + " the file." + (Boolean.TRUE.equals(board.uncommitted(request.file())) ? HANDED_ON : ""),
+                List.of(request.file()), "Free it");
+    }
+
+    public CompletableFuture<Outcome> freeForRequester(NegotiationRow request) {
+        return api.forceRelease(request.file()).handle((done, error) -> {
+            if (error != null) {
+                return failure("Could not free " + request.shownFile(), error);
+            }
+            return new Outcome(done.released() ? "Freed " + request.shownFile() + " for " + request.requester() + "."
+                    : request.shownFile() + " was already free; the request resolves by itself.", false);
+        });
+    }
+
     public Confirmation confirmEndSession(SessionRow session) {
         List<String> files = board.locksOf(session.id()).stream().map(LockInfo::file).sorted().toList();
         List<String> carrying = files.stream().filter(file -> Boolean.TRUE.equals(board.uncommitted(file))).toList();
