@@ -98,7 +98,11 @@ class UncommittedWorkWindowTest {
         // The row's own context menu, its item fired as a click fires it (a popup window is beyond the headless robot).
         robot.interact(() -> {
             locksTable(robot).getSelectionModel().select(0);
-            javafx.scene.control.TableRow<?> row = robot.lookup("#locks-table .table-row-cell").nth(0).query();
+            // The row that shows the lock: a table also lays out empty rows, which have no menu.
+            javafx.scene.control.TableRow<?> row = robot.lookup("#locks-table .table-row-cell")
+                    .<javafx.scene.control.TableRow<?>>queryAll().stream()
+                    .filter(shown -> !shown.isEmpty() && shown.getItem() != null).findFirst()
+                    .orElseThrow(() -> new AssertionError("no row shows the lock"));
             row.getContextMenu().getItems().stream().filter(menuItem -> item.equals(menuItem.getText())).findFirst()
                     .orElseThrow(() -> new AssertionError("no " + item + " in the row's menu")).fire();
         });
