@@ -84,4 +84,17 @@ public final class WireFrames {
                  "urgency":"urgent","status":"%s","created_at":"%s","timeout_at":"%s"}
                 """.formatted(id, REPO, status, createdAt, timeoutAt);
     }
+
+    /**
+     * Sessions {@code a} ("auth") and {@code b} ("billing") each hold the file the other waits for: a deadlock, b its
+     * victim.
+     */
+    public static String deadlockedPair(String a, String b) {
+        return snapshot(3,
+                session(a, "auth", "2025-01-01T09:00:00Z") + "," + session(b, "billing", "2025-01-01T09:30:00Z"),
+                lock("a.txt", a, "2025-01-01T09:50:00Z", false) + "," + lock("b.txt", b, "2025-01-01T09:50:00Z", false),
+                waitOf(a, b, "b.txt") + "," + waitOf(b, a, "a.txt"), "",
+                "{\"id\":\"d1\",\"sessions\":[\"" + a + "\",\"" + b + "\"],\"files\":[\"" + REPO + "/b.txt\",\"" + REPO
+                        + "/a.txt\"],\"victim\":\"" + b + "\",\"detected_at\":\"2025-01-01T10:00:00Z\"}");
+    }
 }

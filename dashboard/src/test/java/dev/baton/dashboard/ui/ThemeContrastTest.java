@@ -1,11 +1,7 @@
 package dev.baton.dashboard.ui;
 
-import static dev.baton.dashboard.WireFrames.REPO;
+import static dev.baton.dashboard.WireFrames.deadlockedPair;
 import static dev.baton.dashboard.WireFrames.frame;
-import static dev.baton.dashboard.WireFrames.lock;
-import static dev.baton.dashboard.WireFrames.session;
-import static dev.baton.dashboard.WireFrames.snapshot;
-import static dev.baton.dashboard.WireFrames.waitOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -58,12 +54,7 @@ class ThemeContrastTest {
 
     @Test
     void theDeadlockBadgeOfTheSelectedOverviewEntryIsReadableInBothThemes(FxRobot robot) throws Exception {
-        robot.interact(() -> window.model().apply(List.of(frame(snapshot(3,
-                session(A, "auth", "2025-01-01T09:00:00Z") + "," + session(B, "billing", "2025-01-01T09:30:00Z"),
-                lock("a.txt", A, "2025-01-01T09:50:00Z", false) + "," + lock("b.txt", B, "2025-01-01T09:50:00Z", false),
-                waitOf(A, B, "b.txt") + "," + waitOf(B, A, "a.txt"), "",
-                "{\"id\":\"d1\",\"sessions\":[\"" + A + "\",\"" + B + "\"],\"files\":[\"" + REPO + "/b.txt\",\"" + REPO
-                        + "/a.txt\"],\"victim\":\"" + B + "\",\"detected_at\":\"2025-01-01T10:00:00Z\"}")))));
+        robot.interact(() -> window.model().apply(List.of(frame(deadlockedPair(A, B)))));
         await().atMost(Duration.ofSeconds(5)).until(() -> onFx(() -> badge(robot) != null && badge(robot).isVisible()));
 
         assertThat(onFx(() -> contrast(badge(robot)))).as("light theme").isGreaterThanOrEqualTo(READABLE);
